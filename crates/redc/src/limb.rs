@@ -1,0 +1,260 @@
+//! Multi-limb arithmetic on little-endian `u64` limbs.
+//!
+//! A number is a slice `x` with value `sum x[i] * 2^(64 i)`. Every function
+//! here that takes limb *values* runs in time that depends only on the slice
+//! lengths (public), never on the values (possibly secret): no branch and no
+//! memory index is derived from a limb. The exceptions carry `_vartime` in
+//! their name and are for public numbers only (moduli, exponents of public
+//! keys, printing).
+
+use crate::ct::Mask;
+use crate::error::Error;
+
+/// Bits per limb.
+pub const LIMB_BITS: usize = 64;
+
+/// `(lo, hi)` of `acc + x * y + carry`. Never overflows: at most
+/// `(2^64-1) + (2^64-1)^2 + (2^64-1) = 2^128 - 1`.
+#[inline(always)]
+pub fn mac(acc: u64, x: u64, y: u64, carry: u64) -> (u64, u64) {
+    let t = (acc as u128) + (x as u128) * (y as u128) + (carry as u128);
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `(sum, carry)` of `a + b + carry`, with `carry <= 1` in and out.
+#[inline(always)]
+pub fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = (a as u128) + (b as u128) + (carry as u128);
+    (t as u64, (t >> 64) as u64)
+}
+
+/// `(difference, borrow)` of `a - b - borrow`, with `borrow <= 1` in and out.
+#[inline(always)]
+pub fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
+    let t = (a as u128)
+        .wrapping_sub(b as u128)
+        .wrapping_sub(borrow as u128);
+    (t as u64, ((t >> 64) as u64) & 1)
+}
+
+/// `out = a + b mod 2^(64 len)`; returns the carry (0 or 1).
+/// Precondition: `a`, `b` and `out` have the same length.
+pub fn add(out: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+    assert!(a.len() == out.len() && b.len() == out.len());
+    let mut carry = 0;
+    for i in 0..out.len() {
+        (out[i], carry) = adc(a[i], b[i], carry);
+    }
+    carry
+}
+
+/// `x += y mod 2^(64 len)`; returns the carry. Same lengths.
+pub fn add_assign(x: &mut [u64], y: &[u64]) -> u64 {
+    assert_eq!(x.len(), y.len());
+    let mut carry = 0;
+    for (xi, &yi) in x.iter_mut().zip(y) {
+        (*xi, carry) = adc(*xi, yi, carry);
+    }
+    carry
+}
+
+/// `out = a - b mod 2^(64 len)`; returns the borrow (0 or 1). Same lengths.
+pub fn sub(out: &mut [u64], a: &[u64], b: &[u64]) -> u64 {
+    assert!(a.len() == out.len() && b.len() == out.len());
+    let mut borrow = 0;
+    for i in 0..out.len() {
+        (out[i], borrow) = sbb(a[i], b[i], borrow);
+    }
+    borrow
+}
+
+/// `x -= y mod 2^(64 len)`; returns the borrow. Same lengths.
+pub fn sub_assign(x: &mut [u64], y: &[u64]) -> u64 {
+    assert_eq!(x.len(), y.len());
+    let mut borrow = 0;
+    for (xi, &yi) in x.iter_mut().zip(y) {
+        (*xi, borrow) = sbb(*xi, yi, borrow);
+    }
+    borrow
+}
+
+/// True when `a < b`. Same lengths; constant time.
+pub fn ct_lt(a: &[u64], b: &[u64]) -> Mask {
+    assert_eq!(a.len(), b.len());
+    let mut borrow = 0;
+    for (&ai, &bi) in a.iter().zip(b) {
+        (_, borrow) = sbb(ai, bi, borrow);
+    }
+    Mask::from_bit(borrow)
+}
+
+/// True when `a == b`. Same lengths; constant time.
+pub fn ct_eq(a: &[u64], b: &[u64]) -> Mask {
+    assert_eq!(a.len(), b.len());
+    let diff = a.iter().zip(b).fold(0, |acc, (&ai, &bi)| acc | (ai ^ bi));
+    Mask::is_zero(diff)
+}
+
+/// True when `a == 0`; constant time.
+pub fn ct_is_zero(a: &[u64]) -> Mask {
+    Mask::is_zero(a.iter().fold(0, |acc, &x| acc | x))
+}
+
+/// `out = if m { a } else { b }`, limb by limb with masks. Same lengths.
+pub fn select(out: &mut [u64], m: Mask, a: &[u64], b: &[u64]) {
+    assert!(a.len() == out.len() && b.len() == out.len());
+    for i in 0..out.len() {
+        out[i] = m.select(a[i], b[i]);
+    }
+}
+
+/// `x = y` when `m` is true, else `x` unchanged. Same lengths.
+pub fn cond_assign(x: &mut [u64], m: Mask, y: &[u64]) {
+    assert_eq!(x.len(), y.len());
+    for (xi, &yi) in x.iter_mut().zip(y) {
+        *xi = m.select(yi, *xi);
+    }
+}
+
+/// Subtract `n` from the `(top, x)` value when it is at least `n`, without a
+/// branch: the final subtraction of Montgomery multiplication.
+///
+/// Precondition: `top * 2^(64 len) + x < 2n`, `top <= 1`, `x.len() == n.len()`.
+/// Postcondition: `x < n` holds the reduced value.
+#[inline]
+pub fn reduce_once(x: &mut [u64], top: u64, n: &[u64]) {
+    assert_eq!(x.len(), n.len());
+    // The borrow of x - n says whether x < n; the whole value top*2^(64 len) + x
+    // is below n exactly when top == 0 and that borrow is 1.
+    let keep = ct_lt(x, n) & Mask::is_zero(top);
+    let mut borrow = 0;
+    for (xi, &ni) in x.iter_mut().zip(n) {
+        (*xi, borrow) = sbb(*xi, (!keep).select(ni, 0), borrow);
+    }
+}
+
+/// Number of significant bits of a public number (0 for zero).
+pub fn bit_len_vartime(x: &[u64]) -> usize {
+    for i in (0..x.len()).rev() {
+        if x[i] != 0 {
+            return i * LIMB_BITS + (LIMB_BITS - x[i].leading_zeros() as usize);
+        }
+    }
+    0
+}
+
+/// Limbs needed for `bits` bits.
+pub fn limbs_for_bits(bits: usize) -> usize {
+    bits.div_ceil(LIMB_BITS)
+}
+
+/// Drop high zero limbs of a public number, keeping at least one limb.
+pub fn trim_vartime(x: &[u64]) -> &[u64] {
+    let mut len = x.len();
+    while len > 1 && x[len - 1] == 0 {
+        len -= 1;
+    }
+    &x[..len.max(1).min(x.len())]
+}
+
+/// Value of big-endian `bytes` in exactly `out.len()` limbs. Leading zero
+/// bytes are allowed; a value that needs more limbs is [`Error::TooLong`].
+/// Time depends on the lengths only.
+pub fn from_be_bytes_into(out: &mut [u64], bytes: &[u8]) -> Result<(), Error> {
+    out.fill(0);
+    let mut overflow = 0u8;
+    for (k, &byte) in bytes.iter().rev().enumerate() {
+        let limb = k / 8;
+        if limb < out.len() {
+            out[limb] |= (byte as u64) << (8 * (k % 8));
+        } else {
+            overflow |= byte;
+        }
+    }
+    // Whether the value fits is a fact about its length, which callers treat as public.
+    if overflow != 0 {
+        return Err(Error::TooLong);
+    }
+    Ok(())
+}
+
+/// Value of big-endian `bytes` in `ceil(len/8)` limbs (at least one).
+pub fn from_be_bytes(bytes: &[u8]) -> Vec<u64> {
+    let mut out = vec![0; bytes.len().div_ceil(8).max(1)];
+    from_be_bytes_into(&mut out, bytes).expect("sized to fit");
+    out
+}
+
+/// Big-endian bytes of `x`, exactly `out.len()` of them (left-padded with
+/// zeros). A value that needs more bytes is [`Error::TooLong`].
+pub fn to_be_bytes_into(out: &mut [u8], x: &[u64]) -> Result<(), Error> {
+    let mut overflow = 0u64;
+    for k in 0..x.len() * 8 {
+        let byte = (x[k / 8] >> (8 * (k % 8))) as u8;
+        if k < out.len() {
+            let pos = out.len() - 1 - k;
+            out[pos] = byte;
+        } else {
+            overflow |= byte as u64;
+        }
+    }
+    let pad = out.len().saturating_sub(x.len() * 8);
+    out[..pad].fill(0);
+    if overflow != 0 {
+        return Err(Error::TooLong);
+    }
+    Ok(())
+}
+
+/// Big-endian bytes of `x`, `8 * x.len()` of them.
+pub fn to_be_bytes(x: &[u64]) -> Vec<u8> {
+    let mut out = vec![0; x.len() * 8];
+    to_be_bytes_into(&mut out, x).expect("sized to fit");
+    out
+}
+
+/// Parse hex digits (optional `0x`, either case) into limbs, at least one.
+/// For public or user-typed numbers: time depends on the digits.
+pub fn from_hex(text: &str) -> Result<Vec<u64>, Error> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    if digits.is_empty() {
+        return Err(Error::InvalidHex);
+    }
+    let mut out = vec![0u64; digits.len().div_ceil(16).max(1)];
+    for (k, c) in digits.bytes().rev().enumerate() {
+        let v = (c as char).to_digit(16).ok_or(Error::InvalidHex)? as u64;
+        out[k / 16] |= v << (4 * (k % 16));
+    }
+    Ok(out)
+}
+
+/// Lowercase hex, no `0x`, no leading zeros, `"0"` for zero. Leaks the
+/// value's length: for results that are about to be printed.
+pub fn to_hex_vartime(x: &[u64]) -> String {
+    let x = trim_vartime(x);
+    let mut s = format!("{:x}", x[x.len() - 1]);
+    for limb in x[..x.len() - 1].iter().rev() {
+        s.push_str(&format!("{limb:016x}"));
+    }
+    s
+}
+
+/// Copy `x` into `len` limbs, failing if it does not fit. Public lengths.
+pub fn resize(x: &[u64], len: usize) -> Result<Vec<u64>, Error> {
+    let mut out = vec![0; len];
+    let mut overflow = 0;
+    for (i, &xi) in x.iter().enumerate() {
+        if i < len {
+            out[i] = xi;
+        } else {
+            overflow |= xi;
+        }
+    }
+    if overflow != 0 {
+        return Err(Error::TooLong);
+    }
+    Ok(out)
+}

@@ -1,0 +1,32 @@
+//! Almost-Montgomery multiplication: no final subtraction.
+//!
+//! Seeds: 003_a59de62570b3e580.txt, eq. (5) and Algorithm 5 (Shand and
+//! Vuillemin: with inputs below 2N the Hensel quotient is below 2N when
+//! 4N <= R); 002_155e2350ce0468cb.txt, Algorithm 1 (Zhao et al.'s 2M bound).
+//!
+//! Bound. For A, B < 2N and m < R:
+//!
+//! ```text
+//! (A B + m N) / R  <  (4 N^2 + R N) / R  =  N (4N/R + 1)  <  2N   when 4N < R.
+//! ```
+//!
+//! So outputs below 2N can be fed back as inputs for ever, and the result
+//! always fits in s limbs (2N < R/2). The loop is CIOS ([`super::cios::core`])
+//! without its final subtraction; a modulus with 4N >= R (either of the two
+//! top bits of its top limb set) breaks the bound and is rejected by
+//! [`super::MontContext`] with [`crate::Error::AlmostBound`].
+
+/// `out = a * b * R^-1 mod n`, some value in `[0, 2n)`.
+///
+/// Preconditions: `4n < R`; `a, b < 2n`; `out`, `a`, `b`, `n` of length `s`;
+/// `scratch` at least `s + 2` limbs; `n0 = -n^-1 mod 2^64`.
+pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    assert!(n[n.len() - 1] >> 62 == 0, "almost-Montgomery needs 4N < R");
+    let top = super::cios::core(out, a, b, n, n0, scratch);
+    debug_assert_eq!(top, 0, "result < 2N < R");
+}
+
+/// Whether the modulus (public) satisfies the bound `4N < R`.
+pub fn bound_holds(n: &[u64]) -> bool {
+    n[n.len() - 1] >> 62 == 0
+}

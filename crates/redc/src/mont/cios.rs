@@ -1,0 +1,59 @@
+//! Coarsely Integrated Operand Scanning (CIOS) Montgomery multiplication.
+//!
+//! Seed: 001_e5e1fe9f4329e3ab.txt (Çelebi et al., the five algorithms; CIOS
+//! is the variant their tables favour), after Koç, Acar and Kaliski 1996.
+//! Per word b_i of B, one pass adds A*b_i, a second pass adds m*N and shifts
+//! down one word:
+//!
+//! ```text
+//! for i in 0..s:
+//!     t = t + A b_i                      (s + 2 words)
+//!     m = t_0 n0' mod W
+//!     t = (t + m N) / W
+//! if t >= N: t = t - N
+//! ```
+//!
+//! Invariant: after step i, t < A + N (so < 2N for reduced A), which keeps
+//! the top word at most 1. [`core`] is the loop without the final
+//! subtraction, shared with the almost-Montgomery variant.
+
+use crate::limb::{adc, mac, reduce_once};
+
+/// `out = a * b * R^-1 mod n`, fully reduced.
+///
+/// Preconditions: `a, b < n`; `out`, `a`, `b`, `n` of length `s`; `scratch` at
+/// least `s + 2` limbs; `n0 = -n^-1 mod 2^64`.
+pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    let top = core(out, a, b, n, n0, scratch);
+    reduce_once(out, top, n);
+}
+
+/// The CIOS loop: `(top, out) = a * b * R^-1 (mod n)` with value `< a + n`.
+/// Returns the top limb (0 or 1). Same preconditions as [`mont_mul`] except
+/// that `a` may be any value below `R - n`.
+pub fn core(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) -> u64 {
+    let s = n.len();
+    assert!(a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s + 2);
+    let t = &mut scratch[..s + 2];
+    t.fill(0);
+    for &bi in b {
+        let mut c = 0;
+        for j in 0..s {
+            (t[j], c) = mac(t[j], a[j], bi, c);
+        }
+        let (lo, hi) = adc(t[s], c, 0);
+        t[s] = lo;
+        t[s + 1] = hi;
+
+        let m = t[0].wrapping_mul(n0);
+        let (_, mut c) = mac(t[0], m, n[0], 0); // low word is 0 by choice of m
+        for j in 1..s {
+            (t[j - 1], c) = mac(t[j], m, n[j], c);
+        }
+        let (lo, hi) = adc(t[s], c, 0);
+        t[s - 1] = lo;
+        t[s] = t[s + 1] + hi;
+    }
+    out.copy_from_slice(&t[..s]);
+    t[s]
+}

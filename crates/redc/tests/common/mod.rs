@@ -1,0 +1,78 @@
+//! Shared helpers for the oracle tests: conversions between limbs and
+//! num-bigint's BigUint (the independent oracle) and random numbers.
+#![allow(dead_code)]
+
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::{One, Zero};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+pub fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+pub fn big(x: &[u64]) -> BigUint {
+    let mut bytes = Vec::with_capacity(x.len() * 8);
+    for limb in x {
+        bytes.extend_from_slice(&limb.to_le_bytes());
+    }
+    BigUint::from_bytes_le(&bytes)
+}
+
+pub fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
+    let mut out = vec![0u64; s];
+    for (i, d) in x.iter_u64_digits().enumerate() {
+        assert!(i < s, "value does not fit {s} limbs");
+        out[i] = d;
+    }
+    out
+}
+
+/// A random odd modulus of exactly `s` limbs (top limb non-zero).
+pub fn random_modulus(rng: &mut StdRng, s: usize) -> BigUint {
+    loop {
+        let n = rng.gen_biguint(64 * s as u64) | BigUint::one();
+        if n.bits() > 64 * (s as u64 - 1) && n > BigUint::from(2u8) {
+            return n;
+        }
+    }
+}
+
+/// Operands worth trying against modulus n: the edges and some random ones.
+pub fn operands(rng: &mut StdRng, n: &BigUint, random: usize) -> Vec<BigUint> {
+    let mut v = vec![BigUint::zero(), BigUint::one(), n - 1u8, n >> 1];
+    let s = n.bits().div_ceil(64) as usize;
+    // All-ones limbs, if below n.
+    let ones = (BigUint::one() << (64 * (s - 1))) - 1u8;
+    if &ones < n {
+        v.push(ones);
+    }
+    for _ in 0..random {
+        v.push(rng.gen_biguint_below(n));
+    }
+    v
+}
+
+/// The independent check of a Montgomery product: `got < n` and
+/// `got * R == a * b (mod n)`, which fixes `got` uniquely as R is invertible.
+pub fn assert_mont_product(got: &[u64], a: &BigUint, b: &BigUint, n: &BigUint, what: &str) {
+    let s = n.bits().div_ceil(64) as usize;
+    let r = BigUint::one() << (64 * s);
+    let g = big(got);
+    assert!(
+        &g < n,
+        "{what}: result not reduced\n n={n:x}\n a={a:x}\n b={b:x}\n got={g:x}"
+    );
+    assert_eq!(
+        (&g * &r) % n,
+        (a * b) % n,
+        "{what}: wrong product\n n={n:x}\n a={a:x}\n b={b:x}\n got={g:x}"
+    );
+}
+
+pub fn random_below(rng: &mut StdRng, n: &BigUint) -> BigUint {
+    rng.gen_biguint_below(n)
+}
+
+pub fn coin(rng: &mut StdRng) -> bool {
+    rng.gen_bool(0.5)
+}
