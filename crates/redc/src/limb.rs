@@ -31,9 +31,7 @@ pub fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 /// `(difference, borrow)` of `a - b - borrow`, with `borrow <= 1` in and out.
 #[inline(always)]
 pub fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let t = (a as u128)
-        .wrapping_sub(b as u128)
-        .wrapping_sub(borrow as u128);
+    let t = (a as u128).wrapping_sub(b as u128).wrapping_sub(borrow as u128);
     (t as u64, ((t >> 64) as u64) & 1)
 }
 

@@ -47,8 +47,7 @@ fn every_limb_count_1_to_64() {
             check_all_variants(&n, &ops);
         }
         // A modulus whose top two bits are clear, so `almost` runs at every size.
-        let n =
-            random_modulus(&mut rng, s) >> 2u8 | (BigUint::one() << (64 * s - 3)) | BigUint::one();
+        let n = random_modulus(&mut rng, s) >> 2u8 | (BigUint::one() << (64 * s - 3)) | BigUint::one();
         let ops = operands(&mut rng, &n, 3);
         check_all_variants(&n, &ops);
     }
@@ -62,8 +61,7 @@ fn large_sizes_up_to_16384_bits() {
         let n = random_modulus(&mut rng, s);
         let ops = operands(&mut rng, &n, 1);
         check_all_variants(&n, &ops[..3]);
-        let n =
-            (random_modulus(&mut rng, s) >> 2u8) | (BigUint::one() << (bits - 3)) | BigUint::one();
+        let n = (random_modulus(&mut rng, s) >> 2u8) | (BigUint::one() << (bits - 3)) | BigUint::one();
         check_all_variants(&n, &operands(&mut rng, &n, 1)[..3]);
     }
 }
@@ -71,11 +69,7 @@ fn large_sizes_up_to_16384_bits() {
 #[test]
 fn edge_moduli() {
     let mut rng = rng(3);
-    let mut moduli: Vec<BigUint> = vec![
-        BigUint::from(3u8),
-        BigUint::from(5u8),
-        BigUint::from(u64::MAX),
-    ];
+    let mut moduli: Vec<BigUint> = vec![BigUint::from(3u8), BigUint::from(5u8), BigUint::from(u64::MAX)];
     for k in [
         2usize, 63, 64, 65, 127, 128, 129, 512, 1023, 1024, 1025, 2048, 4096,
     ] {
@@ -99,9 +93,7 @@ fn almost_keeps_outputs_below_2n_when_fed_back() {
     // The raw kernel, without the extra reduction: inputs and outputs < 2N.
     let mut rng = rng(4);
     for s in [1usize, 2, 5, 16, 32] {
-        let n = (random_modulus(&mut rng, s) >> 2u8)
-            | (BigUint::one() << (64 * s - 3))
-            | BigUint::one();
+        let n = (random_modulus(&mut rng, s) >> 2u8) | (BigUint::one() << (64 * s - 3)) | BigUint::one();
         let nl = limbs(&n, s);
         let ctx = MontContext::new(&nl).unwrap();
         let two_n = &n << 1u8;

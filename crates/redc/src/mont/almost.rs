@@ -11,8 +11,9 @@
 //! ```
 //!
 //! So outputs below 2N can be fed back as inputs for ever, and the result
-//! always fits in s limbs (2N < R/2). The loop is CIOS ([`super::cios::core`])
-//! without its final subtraction; a modulus with 4N >= R (either of the two
+//! always fits in s limbs (2N < R/2). The loop is FIPS's column loop
+//! ([`super::fips::core`], the fastest portable loop here) without its final
+//! subtraction (its three-word accumulator bound does not depend on A, B); a modulus with 4N >= R (either of the two
 //! top bits of its top limb set) breaks the bound and is rejected by
 //! [`super::MontContext`] with [`crate::Error::AlmostBound`].
 
@@ -22,7 +23,7 @@
 /// `scratch` at least `s + 2` limbs; `n0 = -n^-1 mod 2^64`.
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     assert!(n[n.len() - 1] >> 62 == 0, "almost-Montgomery needs 4N < R");
-    let top = super::cios::core(out, a, b, n, n0, scratch);
+    let top = super::fips::core(out, a, b, n, n0, scratch);
     debug_assert_eq!(top, 0, "result < 2N < R");
 }
 

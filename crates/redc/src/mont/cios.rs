@@ -14,8 +14,7 @@
 //! ```
 //!
 //! Invariant: after step i, t < A + N (so < 2N for reduced A), which keeps
-//! the top word at most 1. [`core`] is the loop without the final
-//! subtraction, shared with the almost-Montgomery variant.
+//! the top word at most 1.
 
 use crate::limb::{adc, mac, reduce_once};
 
@@ -24,14 +23,6 @@ use crate::limb::{adc, mac, reduce_once};
 /// Preconditions: `a, b < n`; `out`, `a`, `b`, `n` of length `s`; `scratch` at
 /// least `s + 2` limbs; `n0 = -n^-1 mod 2^64`.
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
-    let top = core(out, a, b, n, n0, scratch);
-    reduce_once(out, top, n);
-}
-
-/// The CIOS loop: `(top, out) = a * b * R^-1 (mod n)` with value `< a + n`.
-/// Returns the top limb (0 or 1). Same preconditions as [`mont_mul`] except
-/// that `a` may be any value below `R - n`.
-pub fn core(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) -> u64 {
     let s = n.len();
     assert!(a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s + 2);
     let t = &mut scratch[..s + 2];
@@ -55,5 +46,5 @@ pub fn core(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: 
         t[s] = t[s + 1] + hi;
     }
     out.copy_from_slice(&t[..s]);
-    t[s]
+    reduce_once(out, t[s], n);
 }

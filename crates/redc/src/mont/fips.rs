@@ -14,45 +14,36 @@
 //! u = (t0, u_{s-1} .. u_0);  if u >= N: u = u - N
 //! ```
 //!
-//! Bound: a column adds at most 2s double words, so the accumulator stays
-//! below 2s * 2^128 + 2^128 and three words hold it for any s < 2^62.
+//! The accumulator's bound is in [`super::acc`].
 
-use crate::limb::{adc, mac, reduce_once};
-
-/// Three-word column accumulator: value t0 + t1 W + t2 W^2.
-struct Acc(u64, u64, u64);
-
-impl Acc {
-    /// acc += x * y, Koç's `(C,S) = t0 + x y; ADD(t1, C)`.
-    #[inline(always)]
-    fn mac(&mut self, x: u64, y: u64) {
-        let (lo, hi) = mac(self.0, x, y, 0);
-        let c;
-        self.0 = lo;
-        (self.1, c) = adc(self.1, hi, 0);
-        self.2 += c;
-    }
-
-    /// acc >>= W.
-    #[inline(always)]
-    fn shift(&mut self) {
-        *self = Acc(self.1, self.2, 0);
-    }
-}
+use super::acc::Acc;
+use crate::limb::reduce_once;
 
 /// `out = a * b * R^-1 mod n`, fully reduced.
 ///
 /// Preconditions: `a, b < n`; `out`, `a`, `b`, `n` of length `s`;
 /// `n0 = -n^-1 mod 2^64`. `scratch` at least `s` limbs (it holds the m_j).
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    let top = core(out, a, b, n, n0, scratch);
+    reduce_once(out, top, n);
+}
+
+/// The column loop without the final subtraction: `(top, out)` is
+/// `(a b + M n) / R`, congruent to `a b R^-1 mod n`; returns the top limb.
+/// Same preconditions as [`mont_mul`] except that `a, b < 2n` suffice when
+/// `4n < R` (then the value is below 2n and the top limb is 0). Shared with
+/// the almost-Montgomery variant.
+pub fn core(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) -> u64 {
     let s = n.len();
     assert!(a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s);
     let m = &mut scratch[..s];
     let mut acc = Acc(0, 0, 0);
     for k in 0..s {
-        for j in 0..k {
-            acc.mac(a[j], b[k - j]);
-            acc.mac(m[j], n[k - j]);
+        // j in 0..k pairs with k - j in k..1 (slices: one bounds check per column).
+        let column = a[..k].iter().zip(b[1..=k].iter().rev());
+        for ((&aj, &bkj), (&mj, &nkj)) in column.zip(m[..k].iter().zip(n[1..=k].iter().rev())) {
+            acc.mac(aj, bkj);
+            acc.mac(mj, nkj);
         }
         acc.mac(a[k], b[0]);
         m[k] = acc.0.wrapping_mul(n0);
@@ -60,13 +51,16 @@ pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scrat
         acc.shift();
     }
     for k in s..2 * s {
-        for j in k - s + 1..s {
-            acc.mac(a[j], b[k - j]);
-            acc.mac(m[j], n[k - j]);
+        // j in k-s+1..s pairs with k - j in s-1..k-s+1.
+        let lo = k - s + 1;
+        let column = a[lo..].iter().zip(b[lo..].iter().rev());
+        for ((&aj, &bkj), (&mj, &nkj)) in column.zip(m[lo..].iter().zip(n[lo..].iter().rev())) {
+            acc.mac(aj, bkj);
+            acc.mac(mj, nkj);
         }
         out[k - s] = acc.0;
         acc.shift();
     }
     // The value (acc.0, out) is (AB + MN)/R < 2N: acc.0 is 0 or 1.
-    reduce_once(out, acc.0, n);
+    acc.0
 }

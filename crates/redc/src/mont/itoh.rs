@@ -17,7 +17,8 @@
 //!
 //! Bounds: each chain's value is at most (W-1) + (W-1) + (W-1)^2 = W^2 - 1,
 //! so both carries fit a word. The round ends with
-//! (y_s, y_{s-1}) = C1 + C2 + y_s; Y < 2N after each round, so y_s <= 1.
+//! (y_s, y_{s-1}) = C1 + C2 + y_s. After round j, Y = (A b_{0..j} + M N) / W^(j+1)
+//! < A + N < 2N, so y_s <= 1.
 
 use crate::limb::{mac, reduce_once};
 

@@ -1,59 +1,78 @@
-//! Dedicated Montgomery squaring.
+//! Dedicated Montgomery squaring, fused with the reduction.
 //!
-//! Seed: 003_a59de62570b3e580.txt, section 7.2 (Shand and Vuillemin:
-//! squaring computes each cross product once, measured 1.29x faster).
+//! Seeds: 003_a59de62570b3e580.txt, section 7.2 (Shand and Vuillemin: a
+//! squaring computes each cross product once; they measured 1.29x);
+//! 001_e5e1fe9f4329e3ab.txt, FIPS (product scanning), whose column loop
+//! this shares ([`super::acc`]).
+//!
+//! Column k of A^2 is `2 sum_{i<j, i+j=k} a_i a_j + [k even] a_{k/2}^2`:
+//! the cross products of a column are summed once, doubled once, and the
+//! diagonal square added; then the column gets its reduction products
+//! m_j n_{k-j} exactly as in FIPS:
 //!
 //! ```text
-//! t = sum_{i<j} a_i a_j W^(i+j)       (s(s-1)/2 word products, not s^2)
-//! t = 2 t + sum_i a_i^2 W^(2i)        (one shift, s diagonal products)
-//! out = REDC(t)                        (shared with SOS: super::sos::redc)
+//! for k in 0..2s:
+//!     acc += 2 (sum of the column's cross products) + diagonal
+//!     acc += sum_j m_j n_{k-j}
+//!     k < s:  m_k = t0 n0' mod W;  acc += m_k n_0      (clears t0)
+//!     k >= s: u_{k-s} = t0
+//!     acc >>= W
 //! ```
 //!
-//! Bound: t = A^2 < N^2 < N R, the precondition of the SOS reduction.
+//! Cost: s(s-1)/2 + s word products for A^2 instead of s^2, plus the s^2 of
+//! the reduction. Bound: (A^2 + M N)/R < (N^2 + R N)/R < 2N, so the top word
+//! left after the last column is 0 or 1; one branch-free subtraction follows.
+//! The doubled cross sum of a column is below s W^2 / 2 * 2 < W^3 / 2 for
+//! s < 2^62, so doubling keeps it within three words.
 
-use crate::limb::{adc, mac};
+use super::acc::Acc;
+use crate::limb::reduce_once;
 
 /// `out = a * a * R^-1 mod n`, fully reduced.
 ///
 /// Preconditions: `a < n`; `out`, `a`, `n` of length `s`; `scratch` at least
-/// `2s + 1` limbs; `n0 = -n^-1 mod 2^64`.
+/// `s` limbs (it holds the m_j); `n0 = -n^-1 mod 2^64`.
 pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = n.len();
-    assert!(a.len() == s && out.len() == s && scratch.len() > 2 * s);
-    let t = &mut scratch[..2 * s + 1];
-    t.fill(0);
-    // Cross products, each once: row i covers a_i a_j for j > i.
-    for i in 0..s {
-        let mut c = 0;
-        for j in i + 1..s {
-            (t[i + j], c) = mac(t[i + j], a[i], a[j], c);
+    assert!(a.len() == s && out.len() == s && scratch.len() >= s);
+    let m = &mut scratch[..s];
+    let mut acc = Acc::default();
+    for k in 0..2 * s {
+        // Cross pairs i < j, i + j = k: i runs up from lo, j down from k - lo < s.
+        let lo = (k + 1).saturating_sub(s);
+        let pairs = (k + 1).saturating_sub(2 * lo) / 2;
+        let cross_pairs = a[lo..lo + pairs]
+            .iter()
+            .zip(a[k - lo + 1 - pairs..=k - lo].iter().rev());
+        // Reduction pairs m_j n_{k-j}: j in 0..k (k < s) or k-s+1..s (k >= s).
+        let (mlo, mhi) = if k < s { (0, k) } else { (k - s + 1, s) };
+        let mut reduction_pairs = m[mlo..mhi].iter().zip(n[k + 1 - mhi..=k - mlo].iter().rev());
+        // Two independent accumulators side by side (pairs <= reduction pairs).
+        let mut cross = Acc::default();
+        for ((&ai, &aj), (&mj, &nkj)) in cross_pairs.zip(reduction_pairs.by_ref()) {
+            cross.mac(ai, aj);
+            acc.mac(mj, nkj);
         }
-        t[i + s] = c;
+        for (&mj, &nkj) in reduction_pairs {
+            acc.mac(mj, nkj);
+        }
+        cross.double();
+        if k % 2 == 0 && k / 2 < s {
+            cross.mac(a[k / 2], a[k / 2]);
+        }
+        acc.add(cross);
+        if k < s {
+            m[k] = acc.0.wrapping_mul(n0);
+            acc.mac(m[k], n[0]); // clears t0
+        } else {
+            out[k - s] = acc.0;
+        }
+        acc.shift();
     }
-    // Double: the cross sum is < A^2 / 2 < W^(2s) / 2, so no bit leaves word 2s-1.
-    for k in (1..2 * s).rev() {
-        t[k] = (t[k] << 1) | (t[k - 1] >> 63);
-    }
-    t[0] <<= 1;
-    // Diagonal squares a_i^2 at word 2i, with a carry running up the words.
-    let mut carry = 0;
-    for i in 0..s {
-        let (lo, hi) = mac(t[2 * i], a[i], a[i], carry);
-        t[2 * i] = lo;
-        (t[2 * i + 1], carry) = adc(t[2 * i + 1], hi, 0);
-    }
-    debug_assert_eq!(carry, 0, "A^2 < W^(2s)");
-    super::sos::redc(out, t, n, n0);
+    reduce_once(out, acc.0, n);
 }
 
 /// The [`super::Kernel`] form: squares `a`; `b` must be `a` and is not read.
-pub(super) fn as_kernel(
-    out: &mut [u64],
-    a: &[u64],
-    _b: &[u64],
-    n: &[u64],
-    n0: u64,
-    scratch: &mut [u64],
-) {
+pub(super) fn as_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     mont_sqr(out, a, n, n0, scratch)
 }
