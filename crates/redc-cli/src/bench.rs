@@ -1,0 +1,199 @@
+//! `redc bench mont [--json]`: nanoseconds per Montgomery product for every
+//! variant at 512 .. 4096 bits.
+//!
+//! Method: per (size, variant), a random odd modulus with its top bit set
+//! (for `almost`, whose bound needs 4N < R, the same limb count with the two
+//! top bits clear); then `--runs` timed batches, each on fresh random
+//! operands, each a chain of products where the output feeds the next
+//! input, so no two products in a batch see the same inputs. A batch is
+//! sized to last about half a millisecond. The figure is the median over
+//! the batches of (batch time / products in the batch).
+
+use redc::mont::{MontContext, Variant};
+use std::hint::black_box;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// Arguments of `redc bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    what: BenchWhat,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum BenchWhat {
+    /// Nanoseconds per Montgomery product, every variant and size.
+    Mont(MontBenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct MontBenchArgs {
+    /// Print a JSON array instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Modulus sizes in bits, comma separated.
+    #[arg(long, value_delimiter = ',', default_value = "512,768,1024,2048,3072,4096")]
+    bits: Vec<usize>,
+    /// Variants to measure, comma separated (default: all).
+    #[arg(long, value_delimiter = ',')]
+    variants: Vec<String>,
+    /// Timed batches per figure; the median is reported.
+    #[arg(long, default_value_t = 41)]
+    runs: usize,
+}
+
+/// Run `redc bench`; returns the exit status.
+pub fn run(args: BenchArgs) -> i32 {
+    match args.what {
+        BenchWhat::Mont(args) => bench_mont(args),
+    }
+}
+
+struct Row {
+    variant: Variant,
+    bits: usize,
+    limbs: usize,
+    ns: f64,
+}
+
+fn bench_mont(args: MontBenchArgs) -> i32 {
+    let variants = if args.variants.is_empty() {
+        Variant::ALL.to_vec()
+    } else {
+        match args
+            .variants
+            .iter()
+            .map(|n| Variant::from_name(n))
+            .collect::<Result<Vec<_>, _>>()
+        {
+            Ok(v) => v,
+            Err(e) => return crate::fail("bench mont", e),
+        }
+    };
+    if let Some(&bad) = args
+        .bits
+        .iter()
+        .find(|&&b| !(64..=16384).contains(&b) || b % 64 != 0)
+    {
+        return crate::fail(
+            "bench mont",
+            format!("--bits {bad}: sizes must be multiples of 64 from 64 to 16384"),
+        );
+    }
+    if args.runs == 0 {
+        return crate::fail("bench mont", "--runs must be at least 1");
+    }
+    let progress = std::io::stderr().is_terminal();
+    let mut rng = SplitMix(0x5eed_0f_ba5e_ba11);
+    let mut rows = Vec::new();
+    for &bits in &args.bits {
+        for &variant in &variants {
+            if progress {
+                eprint!("\rbench mont: {bits:>5} bits, {:<14}", variant.name());
+                let _ = std::io::stderr().flush();
+            }
+            let ns = measure(variant, bits, args.runs, &mut rng);
+            rows.push(Row {
+                variant,
+                bits,
+                limbs: bits / 64,
+                ns,
+            });
+        }
+    }
+    if progress {
+        eprint!("\r{:60}\r", "");
+    }
+    if args.json {
+        let json: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "variant": r.variant.name(), "bits": r.bits, "limbs": r.limbs,
+                    "ns_per_product": (r.ns * 10.0).round() / 10.0, "runs": args.runs,
+                })
+            })
+            .collect();
+        crate::outln(&serde_json::to_string_pretty(&json).expect("plain JSON"));
+    } else {
+        print_table(&rows, &variants, &args.bits, args.runs);
+    }
+    0
+}
+
+fn print_table(rows: &[Row], variants: &[Variant], sizes: &[usize], runs: usize) {
+    let mut text = format!("Montgomery product A*B*R^-1 mod N, ns per product (median of {runs} batches)\n");
+    text += &format!("{:<14}", "variant");
+    for bits in sizes {
+        text += &format!("{:>10}", format!("{bits} b"));
+    }
+    text += "\n";
+    for &v in variants {
+        text += &format!("{:<14}", v.name());
+        for &bits in sizes {
+            let r = rows
+                .iter()
+                .find(|r| r.variant == v && r.bits == bits)
+                .expect("measured");
+            text += &format!("{:>10.1}", r.ns);
+        }
+        text += "\n";
+    }
+    crate::out(&text);
+}
+
+/// Median nanoseconds per product of `variant` on a random `bits`-bit modulus.
+fn measure(variant: Variant, bits: usize, runs: usize, rng: &mut SplitMix) -> f64 {
+    let s = bits / 64;
+    let mut n: Vec<u64> = (0..s).map(|_| rng.next()).collect();
+    n[0] |= 1;
+    if variant == Variant::Almost {
+        n[s - 1] = (n[s - 1] >> 2) | (1 << 61);
+    } else {
+        n[s - 1] |= 1 << 63;
+    }
+    let ctx = MontContext::new(&n).expect("odd modulus of s limbs");
+    let mut scratch = ctx.scratch();
+    let mut out = vec![0u64; s];
+    let mut operand = || {
+        let mut x: Vec<u64> = (0..s).map(|_| rng.next()).collect();
+        x[s - 1] &= n[s - 1] >> 1; // below N
+        x
+    };
+    // A chain of `count` products on fresh operands; returns its duration.
+    let mut batch = |count: usize| -> Duration {
+        let mut a = operand();
+        let b = operand();
+        let start = Instant::now();
+        for _ in 0..count {
+            ctx.mul_into(variant, &mut out, black_box(&a), black_box(&b), &mut scratch);
+            a.copy_from_slice(&out);
+        }
+        let elapsed = start.elapsed();
+        black_box(&a);
+        elapsed
+    };
+    let mut count = 1;
+    while batch(count) < Duration::from_micros(500) && count < 1 << 24 {
+        count *= 2;
+    }
+    let mut samples: Vec<f64> = (0..runs)
+        .map(|_| batch(count).as_nanos() as f64 / count as f64)
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples[samples.len() / 2]
+}
+
+/// SplitMix64: benchmark operands only, never secrets.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}

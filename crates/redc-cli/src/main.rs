@@ -1,0 +1,100 @@
+//! `redc`: the command line of the redc RSA engine.
+//!
+//! Exit status: 0 on success, 2 on bad input (one line on stderr), 1 for a
+//! failed verification where a command defines one.
+
+mod bench;
+mod hw;
+mod mont;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "redc",
+    version,
+    about = "Fast, constant-time RSA on Montgomery multiplication"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// One Montgomery product A*B*R^-1 mod N with a chosen algorithm.
+    Mont(mont::MontArgs),
+    /// Benchmarks of the arithmetic kernels.
+    Bench(bench::BenchArgs),
+    /// Bit-accurate, cycle-counting models of the seed papers' hardware.
+    Hw(hw::HwArgs),
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => exit_on_parse_error(e),
+    };
+    let status = match cli.command {
+        Command::Mont(args) => mont::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Hw(args) => hw::run(args),
+    };
+    std::process::exit(status);
+}
+
+/// Help and version go to stdout with status 0; any other parse error is
+/// reported as its one-line summary on stderr with status 2.
+fn exit_on_parse_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            out(&e.to_string());
+            std::process::exit(0);
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprint!("{e}");
+            std::process::exit(2);
+        }
+        _ => {
+            // clap's message may span lines (a list of missing arguments);
+            // keep what precedes the usage block, joined into one line.
+            let text = e.render().to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                .collect();
+            let message = message.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("redc: {message} (see 'redc --help')");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// Write `text` to stdout. A reader that has gone away (a closed pipe) ends
+/// the program quietly with status 141, as SIGPIPE would, instead of a panic.
+pub fn out(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        std::process::exit(141);
+    }
+}
+
+/// [`out`] with a newline.
+pub fn outln(text: &str) {
+    out(&format!("{text}\n"));
+}
+
+/// Report a bad-input error as one line on stderr; the exit status is 2.
+pub fn fail(context: &str, message: impl std::fmt::Display) -> i32 {
+    eprintln!("redc {context}: {message}");
+    2
+}

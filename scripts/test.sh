@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Every test of the project, on a fresh machine: installs what is missing,
+# then runs the whole workspace's tests in the optimised test profile.
+# Exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
+command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
+command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+if [ ! -e /usr/include/openssl/ssl.h ] && [ ! -e /usr/include/x86_64-linux-gnu/openssl/opensslconf.h ]; then
+    need_apt+=(libssl-dev)
+fi
+if [ ${#need_apt[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+        echo "test.sh: installing ${need_apt[*]}" >&2
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+    else
+        echo "test.sh: missing ${need_apt[*]}; run as root or install them" >&2
+        exit 1
+    fi
+fi
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "test.sh: cargo not found: install Rust 1.85 or newer (rustup)" >&2
+    exit 1
+fi
+
+cargo test --workspace --locked
