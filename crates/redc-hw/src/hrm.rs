@@ -60,7 +60,7 @@ use num_bigint::BigUint;
 
 /// Smallest supported radix exponent.
 pub const MIN_RADIX_BITS: u32 = 2;
-/// Largest supported radix exponent (digits live in `u128` products).
+/// Largest supported radix exponent (digits are `u64`, products `u128`).
 pub const MAX_RADIX_BITS: u32 = 64;
 
 /// A super-pipeline configured for one modulus and radix.
@@ -70,8 +70,8 @@ pub struct HrmPipeline {
     m: usize,
     modulus: BigUint,
     mt: BigUint,
-    mt_digits: Vec<u128>,
-    mask: u128,
+    mt_digits: Vec<u64>,
+    mask: u64,
 }
 
 /// Result of one run of the pipeline.
@@ -90,18 +90,18 @@ struct Tok {
     row: usize,
     step: i64,
     pu: usize,
-    q: u128,
-    a: u128,
-    qmc: u128,
-    abc: u128,
-    c: u128,
+    q: u64,
+    a: u64,
+    qmc: u64,
+    abc: u64,
+    c: u64,
 }
 
 const NEVER: i64 = i64::MIN / 4;
 
-fn to_digits(x: &BigUint, k: u32, count: usize) -> Vec<u128> {
-    let mut out = vec![0u128; count];
-    let mask: u128 = if k == 128 { u128::MAX } else { (1u128 << k) - 1 };
+fn to_digits(x: &BigUint, k: u32, count: usize) -> Vec<u64> {
+    let mut out = vec![0u64; count];
+    let mask: u64 = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
     let bits = x.bits();
     for (j, d) in out.iter_mut().enumerate() {
         let lo = j as u64 * k as u64;
@@ -109,14 +109,12 @@ fn to_digits(x: &BigUint, k: u32, count: usize) -> Vec<u128> {
             break;
         }
         let chunk: BigUint = (x >> lo) & BigUint::from(mask);
-        let ds = chunk.to_u64_digits();
-        let v = ds.first().copied().unwrap_or(0) as u128 | (ds.get(1).copied().unwrap_or(0) as u128) << 64;
-        *d = v;
+        *d = chunk.to_u64_digits().first().copied().unwrap_or(0);
     }
     out
 }
 
-fn from_digits(d: &[u128], k: u32) -> BigUint {
+fn from_digits(d: &[u64], k: u32) -> BigUint {
     let mut x = BigUint::default();
     for &v in d.iter().rev() {
         x <<= k;
@@ -181,11 +179,7 @@ impl HrmPipeline {
         let mprime = (&beta - minv) % &beta; // -M^-1 mod 2^k
         let mt = &mprime * modulus;
         let mt_digits = to_digits(&mt, k, m + 3);
-        let mask = if k == 64 {
-            u64::MAX as u128
-        } else {
-            (1u128 << k) - 1
-        };
+        let mask = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
         Ok(HrmPipeline {
             k,
             m,
@@ -239,21 +233,20 @@ impl HrmPipeline {
         let mut areg_v = [vec![-1i64; w], vec![-1i64; w]];
         // B register: b'_j = b_(j-1), b'_0 = 0
         let bd = to_digits(b, k, w);
-        let mut breg = vec![0u128; w];
+        let mut breg = vec![0u64; w];
         breg[1..w].copy_from_slice(&bd[..(w - 1)]);
         let mut breg_t = vec![NEVER; w];
         let mut breg_v = vec![-1i64; w];
         // running R digits per context, tagged with (step, row) of the writer
-        let mut r = [vec![0u128; w], vec![0u128; w]];
+        let mut r = [vec![0u64; w], vec![0u64; w]];
         let mut r_tag = [vec![(i64::MIN, usize::MAX); w], vec![(i64::MIN, usize::MAX); w]];
         let mut r0_time = [NEVER; 2];
-        let mut res = [vec![0u128; w], vec![0u128; w]];
+        let mut res = [vec![0u64; w], vec![0u64; w]];
         // issue pointer
         let (mut s, mut row, mut ctx) = (0i64, 0usize, 0usize);
         let mut last_b_writer_issue = NEVER; // issue time of the last MS final row
         let mut last_final_write = NEVER;
-        let mut inflight: Vec<Tok> = Vec::with_capacity(w + 2);
-        let mut writes: Vec<(usize, usize, u128, Tok)> = Vec::with_capacity(w + 2);
+        let mut inflight: std::collections::VecDeque<Tok> = std::collections::VecDeque::with_capacity(w + 2);
         let mut now: i64 = 0;
         if steps == 0 {
             return RunOut {
@@ -274,7 +267,7 @@ impl HrmPipeline {
                 let b_ok = s == 0 || last_b_writer_issue < now;
                 if q_ok && a_ok && b_ok {
                     let q = if row == 0 { 0 } else { r[ctx][0] };
-                    inflight.push(Tok {
+                    inflight.push_back(Tok {
                         ctx,
                         row,
                         step: s,
@@ -302,7 +295,9 @@ impl HrmPipeline {
                 }
             }
             // ---- datapath: every PU executes the PO of the token it holds ----
-            writes.clear();
+            // Writes are applied in place: in one clock no two PUs touch the
+            // same register (same-context rows are issued at least two
+            // clocks apart), which the version tags check in debug builds.
             for t in inflight.iter_mut() {
                 let j = t.pu;
                 let bj = breg[j];
@@ -315,23 +310,21 @@ impl HrmPipeline {
                     debug_assert!(j == w - 1 || r_tag[t.ctx][j] == (t.step, t.row - 1), "r hazard");
                     r[t.ctx][j]
                 };
-                let qm = t.q * self.mt_digits[j] + t.qmc;
-                let ab = t.a * bj + t.abc;
-                let sum = rin + (qm & mask) + (ab & mask) + t.c;
-                t.qmc = qm >> k;
-                t.abc = ab >> k;
-                t.c = sum >> k;
-                let rout = sum & mask;
-                if j == 0 {
-                    debug_assert_eq!(rout, 0, "q_i must clear the low digit");
-                } else {
-                    writes.push((t.ctx, j - 1, rout, *t));
-                }
+                let qm = t.q as u128 * self.mt_digits[j] as u128 + t.qmc as u128;
+                let ab = t.a as u128 * bj as u128 + t.abc as u128;
+                let sum = rin as u128 + (qm as u64 & mask) as u128 + (ab as u64 & mask) as u128 + t.c as u128;
+                t.qmc = (qm >> k) as u64;
+                t.abc = (ab >> k) as u64;
+                t.c = (sum >> k) as u64;
+                let rout = sum as u64 & mask;
                 if j == w - 1 {
                     debug_assert!(t.qmc == 0 && t.abc == 0 && t.c == 0, "row overflow");
                 }
-            }
-            for &(c, d, v, t) in &writes {
+                if j == 0 {
+                    debug_assert_eq!(rout, 0, "q_i must clear the low digit");
+                    continue;
+                }
+                let (c, d, v) = (t.ctx, j - 1, rout);
                 r[c][d] = v;
                 r_tag[c][d] = (t.step, t.row);
                 if d == 0 {
@@ -361,7 +354,9 @@ impl HrmPipeline {
             for t in inflight.iter_mut() {
                 t.pu += 1;
             }
-            inflight.retain(|t| t.pu < w);
+            while inflight.front().is_some_and(|t| t.pu >= w) {
+                inflight.pop_front();
+            }
             now += 1; // one clock elapsed
             if s >= steps && inflight.is_empty() {
                 break;

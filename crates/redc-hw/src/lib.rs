@@ -36,6 +36,9 @@ pub mod qpipe;
 pub mod reproduce;
 pub mod window;
 
+/// Re-exported so that users (the `redc hw` command) name the same `BigUint`.
+pub use num_bigint;
+
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::One;

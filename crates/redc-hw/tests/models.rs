@@ -260,3 +260,19 @@ fn bad_inputs_are_errors_not_panics() {
     assert!(qpipe::montmul(&BigUint::from(11u32), &one, &one, 0, 1).is_err());
     assert!(qpipe::montmul(&BigUint::from(11u32), &BigUint::from(12u32), &one, 2, 1).is_err());
 }
+
+#[test]
+fn hrm_eq1_every_radix_at_1024_bits() {
+    // Every radix from 2 to 64 bits, n = 1024: the simulated loop count is
+    // exactly eq. (1) and the result (checked through modexp) is exact.
+    let mut rng = StdRng::seed_from_u64(23);
+    let n = modulus(&mut rng, 1024);
+    let e = rng.gen_biguint(16) | BigUint::one() << 15u32;
+    let b = rng.gen_biguint_below(&n);
+    let want = b.modpow(&e, &n);
+    for k in 2..=64u32 {
+        let rep = hrm::modexp(&n, &b, &e, k).unwrap();
+        assert_eq!(rep.result, want, "k={k}");
+        assert_eq!(rep.cycles, formulas::zhao_eq1(16, 1024u64.div_ceil(k as u64)), "k={k}");
+    }
+}
