@@ -273,6 +273,10 @@ fn hrm_eq1_every_radix_at_1024_bits() {
     for k in 2..=64u32 {
         let rep = hrm::modexp(&n, &b, &e, k).unwrap();
         assert_eq!(rep.result, want, "k={k}");
-        assert_eq!(rep.cycles, formulas::zhao_eq1(16, 1024u64.div_ceil(k as u64)), "k={k}");
+        assert_eq!(
+            rep.cycles,
+            formulas::zhao_eq1(16, 1024u64.div_ceil(k as u64)),
+            "k={k}"
+        );
     }
 }
