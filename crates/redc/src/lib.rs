@@ -24,7 +24,9 @@
 pub mod arch;
 pub mod ct;
 pub mod error;
+pub mod exp;
 pub mod limb;
 pub mod mont;
+pub mod nat;
 
 pub use error::Error;

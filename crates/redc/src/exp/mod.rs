@@ -1,0 +1,188 @@
+//! Modular exponentiation behind one seam, [`MontEngine`].
+//!
+//! An engine is a public modulus with the Montgomery kernels chosen for it
+//! once (portable by default; CPU-specific kernels slot in here without the
+//! RSA code changing). On top of it:
+//! - [`binary`]: the reference left-to-right and right-to-left methods;
+//! - [`window`]: constant-time fixed window, for secret exponents;
+//! - [`sliding`]: variable-time sliding window, for public exponents.
+
+pub mod binary;
+pub mod sliding;
+pub mod window;
+
+use crate::error::Error;
+use crate::limb;
+use crate::mont::{Kernel, MontContext, Variant, scratch_len};
+
+/// A public odd modulus with its Montgomery kernels.
+#[derive(Clone)]
+pub struct MontEngine {
+    ctx: MontContext,
+    mul: Kernel,
+    sqr: Kernel,
+    /// R mod N (1 in Montgomery form).
+    one: Vec<u64>,
+}
+
+impl core::fmt::Debug for MontEngine {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MontEngine")
+            .field("bits", &self.ctx.bits())
+            .finish()
+    }
+}
+
+/// Scratch space for one thread's use of an engine.
+pub struct Workspace {
+    scratch: Vec<u64>,
+    tmp: Vec<u64>,
+}
+
+impl MontEngine {
+    /// An engine for odd `n >= 3` with the portable kernels (FIPS for both
+    /// products and squarings: the fastest portable pair measured, see
+    /// docs/BENCHMARKS.md).
+    pub fn new(n: &[u64]) -> Result<MontEngine, Error> {
+        Self::with_kernels(n, Variant::Fips.kernel(), Variant::Fips.kernel())
+    }
+
+    /// An engine with the given kernels (both must compute `a b R^-1 mod n`,
+    /// fully reduced, for R = 2^(64 s)).
+    pub fn with_kernels(n: &[u64], mul: Kernel, sqr: Kernel) -> Result<MontEngine, Error> {
+        let ctx = MontContext::new(n)?;
+        let mut one = vec![0u64; ctx.limbs()];
+        let mut scratch = ctx.scratch();
+        // R mod N = REDC(R^2 mod N, 1).
+        let mut unit = vec![0u64; ctx.limbs()];
+        unit[0] = 1;
+        mul(
+            &mut one,
+            ctx.r_squared(),
+            &unit,
+            ctx.modulus(),
+            ctx.n0(),
+            &mut scratch,
+        );
+        Ok(MontEngine { ctx, mul, sqr, one })
+    }
+
+    /// The Montgomery context.
+    pub fn context(&self) -> &MontContext {
+        &self.ctx
+    }
+
+    /// s, the modulus's limb count.
+    pub fn limbs(&self) -> usize {
+        self.ctx.limbs()
+    }
+
+    /// N.
+    pub fn modulus(&self) -> &[u64] {
+        self.ctx.modulus()
+    }
+
+    /// Fresh scratch space.
+    pub fn workspace(&self) -> Workspace {
+        Workspace {
+            scratch: vec![0; scratch_len(self.limbs())],
+            tmp: vec![0; self.limbs()],
+        }
+    }
+
+    /// 1 in Montgomery form (R mod N).
+    pub fn one_mont(&self) -> Vec<u64> {
+        self.one.clone()
+    }
+
+    /// `out = a b R^-1 mod N`; all s limbs, reduced.
+    pub fn mul_into(&self, out: &mut [u64], a: &[u64], b: &[u64], ws: &mut Workspace) {
+        (self.mul)(out, a, b, self.ctx.modulus(), self.ctx.n0(), &mut ws.scratch);
+    }
+
+    /// `acc = acc b R^-1 mod N`.
+    pub fn mul_in_place(&self, acc: &mut [u64], b: &[u64], ws: &mut Workspace) {
+        (self.mul)(
+            &mut ws.tmp,
+            acc,
+            b,
+            self.ctx.modulus(),
+            self.ctx.n0(),
+            &mut ws.scratch,
+        );
+        acc.copy_from_slice(&ws.tmp);
+    }
+
+    /// `acc = acc^2 R^-1 mod N`.
+    pub fn sqr_in_place(&self, acc: &mut [u64], ws: &mut Workspace) {
+        (self.sqr)(
+            &mut ws.tmp,
+            acc,
+            acc,
+            self.ctx.modulus(),
+            self.ctx.n0(),
+            &mut ws.scratch,
+        );
+        acc.copy_from_slice(&ws.tmp);
+    }
+
+    /// `x R mod N` for `x < N` of s limbs.
+    pub fn to_mont(&self, x: &[u64], ws: &mut Workspace) -> Vec<u64> {
+        let mut out = vec![0u64; self.limbs()];
+        self.mul_into(&mut out, x, self.ctx.r_squared(), ws);
+        out
+    }
+
+    /// `y R^-1 mod N`.
+    pub fn from_mont(&self, y: &[u64], ws: &mut Workspace) -> Vec<u64> {
+        let mut unit = vec![0u64; self.limbs()];
+        unit[0] = 1;
+        let mut out = vec![0u64; self.limbs()];
+        self.mul_into(&mut out, y, &unit, ws);
+        out
+    }
+
+    /// `base^exp mod N` for a secret `exp` (and base): constant time
+    /// ([`window::pow_secret`]). `base < N`, any limb count up to s.
+    pub fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
+        let base = self.ctx.reduced(base)?;
+        Ok(window::pow_secret(self, &base, exp))
+    }
+
+    /// `base^exp mod N` for a public `exp`: variable time in `exp` only
+    /// ([`sliding::pow_public_vartime`]).
+    pub fn pow_public_vartime(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
+        let base = self.ctx.reduced(base)?;
+        Ok(sliding::pow_public_vartime(self, &base, exp))
+    }
+
+    /// `x mod N` for `x` of any length, constant time in `x`'s value:
+    /// chunks of s limbs from the top, `r = r R + c mod N`, with
+    /// `r R = REDC(r, R^2)` and `c mod N = REDC(REDC(c), R^2)` (`c < R <= N R`).
+    pub fn reduce(&self, x: &[u64], ws: &mut Workspace) -> Vec<u64> {
+        let s = self.limbs();
+        let mut r = vec![0u64; s];
+        let mut t = vec![0u64; 2 * s + 1];
+        let mut c_red = vec![0u64; s];
+        let mut shifted = vec![0u64; s];
+        let chunks = x.len().div_ceil(s).max(1);
+        for ci in (0..chunks).rev() {
+            let lo = ci * s;
+            let hi = (lo + s).min(x.len());
+            // r = r R mod N (skipped for the top chunk, where r = 0: public position)
+            if ci + 1 < chunks {
+                self.mul_into(&mut shifted, &r, self.ctx.r_squared(), ws);
+                r.copy_from_slice(&shifted);
+            }
+            t.fill(0);
+            if lo < x.len() {
+                t[..hi - lo].copy_from_slice(&x[lo..hi]);
+            }
+            crate::mont::sos::redc(&mut c_red, &mut t, self.ctx.modulus(), self.ctx.n0());
+            self.mul_into(&mut shifted, &c_red, self.ctx.r_squared(), ws);
+            let carry = limb::add_assign(&mut r, &shifted);
+            limb::reduce_once(&mut r, carry, self.ctx.modulus());
+        }
+        r
+    }
+}

@@ -1,0 +1,97 @@
+//! Exponentiation against num-bigint's modpow: the constant-time window,
+//! the sliding window, the binary references, and wide reduction.
+
+mod common;
+
+use common::*;
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::{One, Zero};
+use redc::exp::{MontEngine, binary, sliding, window};
+
+fn check(n: &BigUint, base: &BigUint, exp: &BigUint, exp_limbs: usize) {
+    let s = n.bits().div_ceil(64) as usize;
+    let engine = MontEngine::new(&limbs(n, s)).unwrap();
+    let b = limbs(base, s);
+    let e = limbs(exp, exp_limbs);
+    let want = base.modpow(exp, n);
+    assert_eq!(
+        big(&window::pow_secret(&engine, &b, &e)),
+        want,
+        "window n={n:x} e={exp:x}"
+    );
+    assert_eq!(big(&engine.pow_secret(&b, &e).unwrap()), want);
+    assert_eq!(
+        big(&sliding::pow_public_vartime(&engine, &b, &e)),
+        want,
+        "sliding e={exp:x}"
+    );
+    assert_eq!(big(&binary::pow_ltr_vartime(&engine, &b, &e)), want);
+    assert_eq!(big(&binary::pow_rtl_vartime(&engine, &b, &e)), want);
+}
+
+#[test]
+fn random_sizes_and_exponents() {
+    let mut rng = rng(21);
+    for s in [1usize, 2, 3, 5, 8, 16, 17, 24, 32] {
+        let n = random_modulus(&mut rng, s);
+        for exp_limbs in [1usize, 2, s] {
+            let e = rng.gen_biguint(64 * exp_limbs as u64);
+            let b = random_below(&mut rng, &n);
+            check(&n, &b, &e, exp_limbs);
+        }
+    }
+}
+
+#[test]
+fn edges() {
+    let mut rng = rng(22);
+    for s in [1usize, 4, 16] {
+        let n = random_modulus(&mut rng, s);
+        let all_ones = (BigUint::one() << (64 * s)) - 1u8;
+        for base in [
+            BigUint::zero(),
+            BigUint::one(),
+            &n - 1u8,
+            random_below(&mut rng, &n),
+        ] {
+            for exp in [
+                BigUint::zero(),
+                BigUint::one(),
+                BigUint::from(2u8),
+                BigUint::from(3u8),
+                BigUint::from(65537u32),
+                BigUint::from(17u8),
+                all_ones.clone(),
+            ] {
+                check(&n, &base, &exp, s);
+            }
+        }
+    }
+    // Moduli of the shapes 2^k - 1 and 2^k + 1.
+    for k in [64usize, 127, 1024] {
+        for n in [(BigUint::one() << k) - 1u8, (BigUint::one() << k) + 1u8] {
+            let b = random_below(&mut rng, &n);
+            let e = rng.gen_biguint(k as u64);
+            let limbs_e = k.div_ceil(64);
+            check(&n, &b, &e, limbs_e);
+        }
+    }
+}
+
+#[test]
+fn wide_reduction() {
+    let mut rng = rng(23);
+    for s in [1usize, 2, 8, 16, 24] {
+        let n = random_modulus(&mut rng, s);
+        let engine = MontEngine::new(&limbs(&n, s)).unwrap();
+        let mut ws = engine.workspace();
+        for len in [1usize, s, s + 1, 2 * s, 2 * s + 3, 5 * s] {
+            let x = rng.gen_biguint(64 * len as u64);
+            assert_eq!(
+                big(&engine.reduce(&limbs(&x, len), &mut ws)),
+                &x % &n,
+                "s={s} len={len}"
+            );
+        }
+    }
+}
