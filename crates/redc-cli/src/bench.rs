@@ -85,7 +85,7 @@ fn bench_mont(args: MontBenchArgs) -> i32 {
         return crate::fail("bench mont", "--runs must be at least 1");
     }
     let progress = std::io::stderr().is_terminal();
-    let mut rng = SplitMix(0x5eed_0f_ba5e_ba11);
+    let mut rng = SplitMix(0x005e_ed0f_ba5e_ba11);
     let mut rows = Vec::new();
     for &bits in &args.bits {
         for &variant in &variants {
