@@ -25,8 +25,10 @@ pub mod arch;
 pub mod ct;
 pub mod error;
 pub mod exp;
+pub mod hash;
 pub mod limb;
 pub mod mont;
 pub mod nat;
+pub mod padding;
 
 pub use error::Error;

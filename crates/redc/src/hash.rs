@@ -1,0 +1,271 @@
+//! The hash functions of the RSA schemes: SHA-1 and the SHA-2 family.
+//!
+//! [`HashAlg`] names one of them; it hashes a whole buffer with
+//! [`HashAlg::digest`] or a stream (a file) with a [`Hasher`], and knows the
+//! DER `DigestInfo` prefix that EMSA-PKCS1-v1_5 puts before the digest
+//! (RFC 8017 §9.2, note 1).
+//!
+//! ```
+//! use redc::hash::HashAlg;
+//! let h = HashAlg::from_name("SHA-256").unwrap();
+//! assert_eq!(h, HashAlg::Sha256);
+//! assert_eq!(h.output_len(), 32);
+//! let mut s = h.hasher();
+//! s.update(b"ab");
+//! s.update(b"c");
+//! assert_eq!(s.finalize(), h.digest(b"abc"));
+//! ```
+
+use core::fmt;
+
+use sha2::Digest;
+
+/// A hash algorithm usable with PKCS#1 v1.5 signatures, PSS, OAEP and MGF1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HashAlg {
+    /// SHA-1 (20-byte output). Broken for collisions: accept it for
+    /// verification and OAEP interoperability only.
+    Sha1,
+    /// SHA-256 (32-byte output).
+    Sha256,
+    /// SHA-384 (48-byte output).
+    Sha384,
+    /// SHA-512 (64-byte output).
+    Sha512,
+}
+
+/// DigestInfo prefixes, RFC 8017 §9.2 note 1: `SEQUENCE { SEQUENCE { OID, NULL }, OCTET STRING (hLen) }`.
+const PREFIX_SHA1: [u8; 15] = [
+    0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14,
+];
+const PREFIX_SHA256: [u8; 19] = [
+    0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00,
+    0x04, 0x20,
+];
+const PREFIX_SHA384: [u8; 19] = [
+    0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00,
+    0x04, 0x30,
+];
+const PREFIX_SHA512: [u8; 19] = [
+    0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00,
+    0x04, 0x40,
+];
+
+impl HashAlg {
+    /// Every algorithm, weakest first.
+    pub const ALL: [HashAlg; 4] = [HashAlg::Sha1, HashAlg::Sha256, HashAlg::Sha384, HashAlg::Sha512];
+
+    /// The canonical lower-case name, as OpenSSL spells it: `"sha1"`, `"sha256"`, ...
+    ///
+    /// ```
+    /// assert_eq!(redc::hash::HashAlg::Sha384.name(), "sha384");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            HashAlg::Sha1 => "sha1",
+            HashAlg::Sha256 => "sha256",
+            HashAlg::Sha384 => "sha384",
+            HashAlg::Sha512 => "sha512",
+        }
+    }
+
+    /// Parse a name, ignoring case, `-` and `_`: `"sha256"`, `"SHA-256"`,
+    /// `"sha_256"` and `"SHA2-256"` all give [`HashAlg::Sha256`].
+    ///
+    /// ```
+    /// use redc::hash::HashAlg;
+    /// assert_eq!(HashAlg::from_name("SHA-1"), Some(HashAlg::Sha1));
+    /// assert_eq!(HashAlg::from_name("sha2-512"), Some(HashAlg::Sha512));
+    /// assert_eq!(HashAlg::from_name("md5"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Self> {
+        let norm: String = name
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        match norm.as_str() {
+            "sha1" => Some(HashAlg::Sha1),
+            "sha256" | "sha2256" => Some(HashAlg::Sha256),
+            "sha384" | "sha2384" => Some(HashAlg::Sha384),
+            "sha512" | "sha2512" => Some(HashAlg::Sha512),
+            _ => None,
+        }
+    }
+
+    /// The digest length in bytes (hLen).
+    ///
+    /// ```
+    /// assert_eq!(redc::hash::HashAlg::Sha1.output_len(), 20);
+    /// ```
+    pub fn output_len(self) -> usize {
+        match self {
+            HashAlg::Sha1 => 20,
+            HashAlg::Sha256 => 32,
+            HashAlg::Sha384 => 48,
+            HashAlg::Sha512 => 64,
+        }
+    }
+
+    /// Hash a whole buffer.
+    ///
+    /// ```
+    /// let d = redc::hash::HashAlg::Sha256.digest(b"");
+    /// assert_eq!(d[..4], [0xe3, 0xb0, 0xc4, 0x42]);
+    /// ```
+    pub fn digest(self, data: &[u8]) -> Vec<u8> {
+        let mut h = self.hasher();
+        h.update(data);
+        h.finalize()
+    }
+
+    /// A streaming hasher: feed it with [`Hasher::update`] (or as an
+    /// [`std::io::Write`], e.g. with [`std::io::copy`] from a file).
+    ///
+    /// ```
+    /// use redc::hash::HashAlg;
+    /// let mut h = HashAlg::Sha512.hasher();
+    /// std::io::copy(&mut &b"abc"[..], &mut h).unwrap();
+    /// assert_eq!(h.finalize(), HashAlg::Sha512.digest(b"abc"));
+    /// ```
+    pub fn hasher(self) -> Hasher {
+        Hasher(match self {
+            HashAlg::Sha1 => Inner::Sha1(sha1::Sha1::new()),
+            HashAlg::Sha256 => Inner::Sha256(sha2::Sha256::new()),
+            HashAlg::Sha384 => Inner::Sha384(sha2::Sha384::new()),
+            HashAlg::Sha512 => Inner::Sha512(sha2::Sha512::new()),
+        })
+    }
+
+    /// The DER encoding of `DigestInfo` up to (not including) the digest
+    /// bytes: EMSA-PKCS1-v1_5 encodes `prefix || H` (RFC 8017 §9.2 note 1).
+    ///
+    /// ```
+    /// let p = redc::hash::HashAlg::Sha256.digest_info_prefix();
+    /// assert_eq!(p.len() + 32, 51);
+    /// assert_eq!(p[p.len() - 1], 32);
+    /// ```
+    pub fn digest_info_prefix(self) -> &'static [u8] {
+        match self {
+            HashAlg::Sha1 => &PREFIX_SHA1,
+            HashAlg::Sha256 => &PREFIX_SHA256,
+            HashAlg::Sha384 => &PREFIX_SHA384,
+            HashAlg::Sha512 => &PREFIX_SHA512,
+        }
+    }
+}
+
+impl fmt::Display for HashAlg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for HashAlg {
+    type Err = UnknownHash;
+    fn from_str(s: &str) -> Result<Self, UnknownHash> {
+        HashAlg::from_name(s).ok_or_else(|| UnknownHash(s.to_string()))
+    }
+}
+
+/// A hash name that [`HashAlg::from_name`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownHash(pub String);
+
+impl fmt::Display for UnknownHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown hash '{}' (try one of: sha1, sha256, sha384, sha512)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownHash {}
+
+#[derive(Clone)]
+enum Inner {
+    Sha1(sha1::Sha1),
+    Sha256(sha2::Sha256),
+    Sha384(sha2::Sha384),
+    Sha512(sha2::Sha512),
+}
+
+/// An incremental hash computation, made by [`HashAlg::hasher`].
+#[derive(Clone)]
+pub struct Hasher(Inner);
+
+impl Hasher {
+    /// The algorithm this hasher computes.
+    pub fn alg(&self) -> HashAlg {
+        match self.0 {
+            Inner::Sha1(_) => HashAlg::Sha1,
+            Inner::Sha256(_) => HashAlg::Sha256,
+            Inner::Sha384(_) => HashAlg::Sha384,
+            Inner::Sha512(_) => HashAlg::Sha512,
+        }
+    }
+
+    /// Absorb more data.
+    pub fn update(&mut self, data: &[u8]) {
+        match &mut self.0 {
+            Inner::Sha1(h) => h.update(data),
+            Inner::Sha256(h) => h.update(data),
+            Inner::Sha384(h) => h.update(data),
+            Inner::Sha512(h) => h.update(data),
+        }
+    }
+
+    /// The digest of everything absorbed, [`HashAlg::output_len`] bytes.
+    pub fn finalize(self) -> Vec<u8> {
+        match self.0 {
+            Inner::Sha1(h) => h.finalize().to_vec(),
+            Inner::Sha256(h) => h.finalize().to_vec(),
+            Inner::Sha384(h) => h.finalize().to_vec(),
+            Inner::Sha512(h) => h.finalize().to_vec(),
+        }
+    }
+}
+
+impl fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Hasher").field(&self.alg()).finish()
+    }
+}
+
+impl std::io::Write for Hasher {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_digests() {
+        // FIPS 180 "abc" examples.
+        assert_eq!(
+            HashAlg::Sha1.digest(b"abc"),
+            [
+                0xa9, 0x99, 0x3e, 0x36, 0x47, 0x06, 0x81, 0x6a, 0xba, 0x3e, 0x25, 0x71, 0x78, 0x50, 0xc2,
+                0x6c, 0x9c, 0xd0, 0xd8, 0x9d
+            ]
+        );
+        for h in HashAlg::ALL {
+            assert_eq!(h.digest(b"x").len(), h.output_len());
+            assert_eq!(HashAlg::from_name(h.name()), Some(h));
+            assert_eq!(h.name().parse::<HashAlg>(), Ok(h));
+            let p = h.digest_info_prefix();
+            assert_eq!(p[1] as usize + 2, p.len() + h.output_len());
+            assert_eq!(p[p.len() - 1] as usize, h.output_len());
+        }
+        assert!("md5".parse::<HashAlg>().is_err());
+    }
+}
