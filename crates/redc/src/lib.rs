@@ -30,5 +30,6 @@ pub mod limb;
 pub mod mont;
 pub mod nat;
 pub mod padding;
+pub mod rsa;
 
 pub use error::Error;

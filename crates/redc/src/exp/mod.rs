@@ -186,3 +186,20 @@ impl MontEngine {
         r
     }
 }
+
+/// The two CRT halves of one private operation: `(bp^ep mod p, bq^eq mod q)`,
+/// constant time in bases and exponents. The software form of 003 fig. 1's
+/// two half-size multipliers; on the portable path they run one after the
+/// other, and a CPU-specific kernel may run them interleaved.
+///
+/// Preconditions: `bp < p` in p's limb count, `bq < q` in q's.
+pub fn pow_secret_dual(
+    p: &MontEngine,
+    bp: &[u64],
+    ep: &[u64],
+    q: &MontEngine,
+    bq: &[u64],
+    eq: &[u64],
+) -> (Vec<u64>, Vec<u64>) {
+    (window::pow_secret(p, bp, ep), window::pow_secret(q, bq, eq))
+}

@@ -1,0 +1,134 @@
+//! Blinding pairs (r^e, r^-1 mod n) for the private operation, a fresh
+//! uniformly random r for every operation.
+//!
+//! An inverse mod n per operation would cost as much as the operation, so
+//! pairs are made in batches with Montgomery's simultaneous-inversion
+//! trick: for random r_1..r_B, form the prefix products P_i = r_1 ... r_i,
+//! invert P_B once, and walk back: r_i^-1 = P_B^-1 P_(i-1) (r_B ... r_(i+1)).
+//! The one inversion is constant time: P^-1 mod p = P^(p-2) mod p and the
+//! same mod q (Fermat, secret exponents through the constant-time window),
+//! recombined by CRT. Each pair is used once and wiped.
+//!
+//! Cost per operation: r^e (17 products for e = 65537), 3 products for the
+//! inversion walk, and 1/B of a private operation. B = 32.
+
+use super::Error;
+use super::private::{RsaPrivateKey, Secret};
+use crate::limb;
+use rand_core::CryptoRng;
+use zeroize::Zeroizing;
+
+/// Pairs made per batch.
+const BATCH: usize = 32;
+
+/// Unused pairs (r^e R mod n, r^-1 R mod n), both in Montgomery form.
+#[derive(Default)]
+pub(crate) struct BlindingPool {
+    pairs: Vec<(Secret, Secret)>,
+}
+
+impl BlindingPool {
+    /// One fresh pair, refilling the pool from `rng` when it is empty.
+    pub(crate) fn take<R: CryptoRng + ?Sized>(
+        &mut self,
+        key: &RsaPrivateKey,
+        rng: &mut R,
+    ) -> Result<(Secret, Secret), Error> {
+        if self.pairs.is_empty() {
+            self.pairs = make_pairs(key, rng, BATCH)?;
+        }
+        self.pairs.pop().ok_or(Error::PrivateOperation)
+    }
+}
+
+/// A uniformly random value in [1, n), s_n limbs (rejection sampling on
+/// values that are then discarded: the loop count reveals nothing kept).
+pub(crate) fn random_below<R: CryptoRng + ?Sized>(rng: &mut R, n: &[u64]) -> Secret {
+    let bits = limb::bit_len_vartime(n);
+    let mut bytes = Zeroizing::new(vec![0u8; n.len() * 8]);
+    let mut v = Zeroizing::new(vec![0u64; n.len()]);
+    loop {
+        rng.fill_bytes(&mut bytes);
+        for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+            v[i] = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        }
+        let top_bits = bits - 64 * (n.len() - 1);
+        if top_bits < 64 {
+            let last = n.len() - 1;
+            v[last] &= (1u64 << top_bits) - 1;
+        }
+        if limb::ct_lt(&v, n).leak_bool() && !limb::ct_is_zero(&v).leak_bool() {
+            return v;
+        }
+    }
+}
+
+fn make_pairs<R: CryptoRng + ?Sized>(
+    key: &RsaPrivateKey,
+    rng: &mut R,
+    count: usize,
+) -> Result<Vec<(Secret, Secret)>, Error> {
+    let public = key.public_key();
+    let en = public.engine();
+    let s = en.limbs();
+    let mut ws = en.workspace();
+    // r_i in Montgomery form, and prefix products P_i (Montgomery form).
+    let mut r_mont: Vec<Secret> = Vec::with_capacity(count);
+    let mut prefix: Vec<Secret> = Vec::with_capacity(count);
+    let mut blinds: Vec<Secret> = Vec::with_capacity(count);
+    for i in 0..count {
+        let r = random_below(rng, en.modulus());
+        blinds.push(Zeroizing::new(en.to_mont(&public.public_op_limbs(&r), &mut ws)));
+        let rm = Zeroizing::new(en.to_mont(&r, &mut ws));
+        let p = if i == 0 {
+            rm.clone()
+        } else {
+            let mut next = Zeroizing::new(vec![0u64; s]);
+            en.mul_into(&mut next, &prefix[i - 1], &rm, &mut ws);
+            next
+        };
+        r_mont.push(rm);
+        prefix.push(p);
+    }
+    // inv = P_B^-1 in Montgomery form.
+    let product = Zeroizing::new(en.from_mont(&prefix[count - 1], &mut ws));
+    let inv_plain = invert_mod_n(key, &product)?;
+    let mut inv = Zeroizing::new(en.to_mont(&inv_plain, &mut ws));
+    let mut pairs = Vec::with_capacity(count);
+    for i in (0..count).rev() {
+        // inv = (r_1 .. r_i)^-1 here.
+        let unblind = if i == 0 {
+            inv.clone()
+        } else {
+            let mut u = Zeroizing::new(vec![0u64; s]);
+            en.mul_into(&mut u, &inv, &prefix[i - 1], &mut ws);
+            en.mul_in_place(&mut inv, &r_mont[i], &mut ws);
+            u
+        };
+        pairs.push((blinds[i].clone(), unblind));
+    }
+    Ok(pairs)
+}
+
+/// x^-1 mod n for x < n: x^(p-2) mod p and x^(q-2) mod q (Fermat, secret
+/// exponents through the constant-time window) recombined by CRT. A
+/// non-invertible x (probability about 2^-(bits/2)) gives a value whose
+/// product with x is not 1: an error.
+fn invert_mod_n(key: &RsaPrivateKey, x: &[u64]) -> Result<Secret, Error> {
+    let (p, q) = key.primes();
+    let minus_two = |m: &[u64]| -> Secret {
+        let mut e = Zeroizing::new(m.to_vec());
+        limb::sub_assign(&mut e, &limb::resize(&[2], m.len()).expect("a limb"));
+        e
+    };
+    let inv = key.crt_pow(x, &minus_two(p), &minus_two(q));
+    let en = key.public_key().engine();
+    let mut ws = en.workspace();
+    let mut check = Zeroizing::new(en.to_mont(x, &mut ws));
+    en.mul_in_place(&mut check, &inv, &mut ws); // x inv
+    let one = limb::resize(&[1], en.limbs()).expect("a limb");
+    if !limb::ct_eq(&check, &one).leak_bool() {
+        return Err(Error::PrivateOperation);
+    }
+    Ok(inv)
+}

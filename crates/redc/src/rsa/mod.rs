@@ -1,0 +1,23 @@
+//! RSA: keys, the public and private primitives, key generation and the
+//! RFC 8017 schemes.
+//!
+//! - [`RsaPublicKey`]: n and e; the public primitive (variable time: all
+//!   public).
+//! - [`RsaPrivateKey`]: CRT private primitive, blinded and fault-checked.
+//! - [`keygen`]: random primes and key assembly.
+
+mod blinding;
+mod error;
+pub mod keygen;
+pub mod prime;
+mod private;
+mod public;
+
+pub use error::Error;
+pub use private::{PrivateComponents, RsaPrivateKey};
+pub use public::{MAX_BITS, MIN_BITS, RsaPublicKey};
+
+/// The operating system's random generator as a [`rand_core::CryptoRng`].
+pub fn os_rng() -> rand_core::UnwrapErr<getrandom::SysRng> {
+    rand_core::UnwrapErr(getrandom::SysRng)
+}

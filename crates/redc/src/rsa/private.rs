@@ -1,0 +1,364 @@
+//! RSA private keys and the private primitive with CRT, blinding and a
+//! fault check (RFC 8017 section 5.1.2 RSADP / 5.2.1 RSASP1).
+//!
+//! Seeds: 003_a59de62570b3e580.txt, Algorithm 1 (CRT: two half-size
+//! exponentiations, then recombination); 004_dd6d1da5d9124845.txt,
+//! section 3.2 (CRT decryption with dP, dQ).
+//!
+//! Recombination is Garner's form with qInv = q^-1 mod p:
+//!
+//! ```text
+//! m = m_q + q * ((m_p - m_q) qInv mod p)
+//! ```
+//!
+//! It equals 003's form m = (m_p Cp + m_q Cq) mod n, Cp = q (q^-1 mod p),
+//! Cq = p (p^-1 mod q): both are below n, both are = m_p (mod p) (as
+//! q qInv = 1 mod p) and = m_q (mod q), and the value mod n with those
+//! residues is unique. Garner's needs one half-size product and no mod-n
+//! reduction.
+//!
+//! Secrets: d, p, q, dP, dQ, qInv and every intermediate. The exponentiations
+//! are constant time ([`crate::exp::window`]); the reductions mod p and q
+//! are Montgomery-based ([`MontEngine::reduce`]); subtractions and the final
+//! comparison are masked. What may leak: the bit lengths of p and q (public
+//! in every RSA key format's sizes), the key size, and whether the fault
+//! check failed (an error is returned and no output is released).
+//!
+//! Blinding: before the exponentiations the input is multiplied by r^e for a
+//! fresh uniformly random r, and the result by r^-1 after them. The pairs
+//! (r^e, r^-1) come from [`super::blinding`].
+
+use super::Error;
+use super::blinding::BlindingPool;
+use super::public::{RsaPublicKey, trimmed_be};
+use crate::ct::Mask;
+use crate::exp::{MontEngine, window};
+use crate::limb;
+use crate::nat;
+use rand_core::CryptoRng;
+use std::sync::Mutex;
+use zeroize::{Zeroize, Zeroizing};
+
+/// Secret limbs, wiped on drop.
+pub(crate) type Secret = Zeroizing<Vec<u64>>;
+
+/// An RSA private key with its CRT parameters.
+pub struct RsaPrivateKey {
+    public: RsaPublicKey,
+    d: Secret,
+    p: Secret,
+    q: Secret,
+    dp: Secret,
+    dq: Secret,
+    qinv: Secret,
+    /// Montgomery engines of p and q (their moduli are secret: the engines
+    /// only ever branch on their bit lengths).
+    engine_p: MontEngine,
+    engine_q: MontEngine,
+    /// qInv R_p mod p, for one Montgomery product in Garner's step.
+    qinv_mont: Secret,
+    blinding: Mutex<BlindingPool>,
+}
+
+impl core::fmt::Debug for RsaPrivateKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RsaPrivateKey")
+            .field("bits", &self.public.bits())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Clone for RsaPrivateKey {
+    fn clone(&self) -> Self {
+        RsaPrivateKey {
+            public: self.public.clone(),
+            d: self.d.clone(),
+            p: self.p.clone(),
+            q: self.q.clone(),
+            dp: self.dp.clone(),
+            dq: self.dq.clone(),
+            qinv: self.qinv.clone(),
+            engine_p: self.engine_p.clone(),
+            engine_q: self.engine_q.clone(),
+            qinv_mont: self.qinv_mont.clone(),
+            blinding: Mutex::new(BlindingPool::default()),
+        }
+    }
+}
+
+/// The numbers of a private key, big-endian.
+pub struct PrivateComponents<'a> {
+    /// Modulus n.
+    pub n: &'a [u8],
+    /// Public exponent e.
+    pub e: &'a [u8],
+    /// Private exponent d.
+    pub d: &'a [u8],
+    /// First prime p.
+    pub p: &'a [u8],
+    /// Second prime q.
+    pub q: &'a [u8],
+    /// d mod (p-1), q^-1 mod p: computed when absent, checked when present.
+    pub crt: Option<(&'a [u8], &'a [u8], &'a [u8])>,
+}
+
+fn secret(bytes: &[u8], limbs: usize) -> Result<Secret, Error> {
+    let mut v = Zeroizing::new(vec![0u64; limbs]);
+    limb::from_be_bytes_into(&mut v, bytes).map_err(|_| Error::InvalidKey("a CRT component is too long"))?;
+    Ok(v)
+}
+
+impl RsaPrivateKey {
+    /// A private key from its numbers (big-endian). Checks n = p q, p != q,
+    /// p and q odd, e d = 1 mod (p-1) and mod (q-1), and the CRT values
+    /// when given. Descriptive errors: this is key parsing, not a private
+    /// operation.
+    pub fn from_components(c: PrivateComponents<'_>) -> Result<RsaPrivateKey, Error> {
+        let public = RsaPublicKey::new(c.n, c.e)?;
+        let n = public.engine().modulus().to_vec();
+        let p_len = limb::trim_vartime(&limb::from_be_bytes(c.p)).len();
+        let q_len = limb::trim_vartime(&limb::from_be_bytes(c.q)).len();
+        let p = secret(c.p, p_len)?;
+        let q = secret(c.q, q_len)?;
+        let d = secret(c.d, n.len()).map_err(|_| Error::InvalidKey("d is longer than n"))?;
+        if p[0] & 1 == 0 || q[0] & 1 == 0 {
+            return Err(Error::InvalidKey("p and q must be odd primes"));
+        }
+        let pq = Zeroizing::new(nat::mul(&p, &q));
+        let pq_n = limb::resize(&pq, n.len()).map_err(|_| Error::InvalidKey("n is not p * q"))?;
+        if !limb::ct_eq(&pq_n, &n).leak_bool() {
+            return Err(Error::InvalidKey("n is not p * q"));
+        }
+        if p.len() == q.len() && limb::ct_eq(&p, &q).leak_bool() {
+            return Err(Error::InvalidKey("p equals q"));
+        }
+        let mut p1 = p.clone();
+        p1[0] ^= 1; // p - 1 (p odd)
+        let mut q1 = q.clone();
+        q1[0] ^= 1;
+        let (dp, dq, qinv) = match c.crt {
+            Some((dp, dq, qinv)) => (secret(dp, p.len())?, secret(dq, q.len())?, secret(qinv, p.len())?),
+            None => {
+                let dp = Zeroizing::new(nat::rem(&d, &p1));
+                let dq = Zeroizing::new(nat::rem(&d, &q1));
+                let engine_p = MontEngine::new(&p).map_err(|_| Error::InvalidKey("bad p"))?;
+                let q_mod_p = Zeroizing::new(engine_p.reduce(&q, &mut engine_p.workspace()));
+                let mut p2 = p.clone();
+                limb::sub_assign(&mut p2, &limb::resize(&[2], p.len()).expect("p has a limb"));
+                let qinv = Zeroizing::new(window::pow_secret(&engine_p, &q_mod_p, &p2));
+                (dp, dq, qinv)
+            }
+        };
+        // e dP = 1 mod (p-1), e dQ = 1 mod (q-1), q qInv = 1 mod p.
+        let e = public.e().to_vec();
+        let one_mod = |x: &[u64], m: &[u64]| -> bool {
+            let r = Zeroizing::new(nat::rem(x, m));
+            limb::ct_eq(&r, &limb::resize(&[1], m.len()).expect("m has a limb")).leak_bool()
+        };
+        if !one_mod(&nat::mul(&e, &dp), &p1) || !one_mod(&nat::mul(&e, &dq), &q1) {
+            return Err(Error::InvalidKey("e, d and the primes do not match"));
+        }
+        if !one_mod(&nat::mul(&q, &qinv), &p) {
+            return Err(Error::InvalidKey("qInv is not q^-1 mod p"));
+        }
+        Self::assemble(public, d, p, q, dp, dq, qinv)
+    }
+
+    /// Build the key from checked parts.
+    pub(crate) fn assemble(
+        public: RsaPublicKey,
+        d: Secret,
+        p: Secret,
+        q: Secret,
+        dp: Secret,
+        dq: Secret,
+        qinv: Secret,
+    ) -> Result<RsaPrivateKey, Error> {
+        let engine_p = MontEngine::new(&p).map_err(|_| Error::InvalidKey("p must be odd"))?;
+        let engine_q = MontEngine::new(&q).map_err(|_| Error::InvalidKey("q must be odd"))?;
+        let mut ws = engine_p.workspace();
+        let qinv_red = engine_p.reduce(&qinv, &mut ws);
+        let qinv_mont = Zeroizing::new(engine_p.to_mont(&qinv_red, &mut ws));
+        Ok(RsaPrivateKey {
+            public,
+            d,
+            p,
+            q,
+            dp,
+            dq,
+            qinv,
+            engine_p,
+            engine_q,
+            qinv_mont,
+            blinding: Mutex::new(BlindingPool::default()),
+        })
+    }
+
+    /// The public half.
+    pub fn to_public_key(&self) -> RsaPublicKey {
+        self.public.clone()
+    }
+
+    /// The public half, borrowed.
+    pub fn public_key(&self) -> &RsaPublicKey {
+        &self.public
+    }
+
+    /// Modulus size in bits.
+    pub fn bits(&self) -> usize {
+        self.public.bits()
+    }
+
+    /// Modulus size in bytes.
+    pub fn size(&self) -> usize {
+        self.public.size()
+    }
+
+    /// d, big-endian (no leading zeros), wiped on drop.
+    pub fn d_bytes(&self) -> Zeroizing<Vec<u8>> {
+        Zeroizing::new(trimmed_be(&self.d))
+    }
+    /// p, big-endian, wiped on drop.
+    pub fn p_bytes(&self) -> Zeroizing<Vec<u8>> {
+        Zeroizing::new(trimmed_be(&self.p))
+    }
+    /// q, big-endian, wiped on drop.
+    pub fn q_bytes(&self) -> Zeroizing<Vec<u8>> {
+        Zeroizing::new(trimmed_be(&self.q))
+    }
+    /// d mod (p-1), big-endian, wiped on drop.
+    pub fn dp_bytes(&self) -> Zeroizing<Vec<u8>> {
+        Zeroizing::new(trimmed_be(&self.dp))
+    }
+    /// d mod (q-1), big-endian, wiped on drop.
+    pub fn dq_bytes(&self) -> Zeroizing<Vec<u8>> {
+        Zeroizing::new(trimmed_be(&self.dq))
+    }
+    /// q^-1 mod p, big-endian, wiped on drop.
+    pub fn qinv_bytes(&self) -> Zeroizing<Vec<u8>> {
+        Zeroizing::new(trimmed_be(&self.qinv))
+    }
+
+    pub(crate) fn primes(&self) -> (&[u64], &[u64]) {
+        (&self.p, &self.q)
+    }
+
+    /// RSADP / RSASP1 on k-byte big-endian strings: `x^d mod n`, blinded
+    /// with a fresh random r from `rng`, computed with CRT, and checked
+    /// with e before it is released.
+    ///
+    /// Errors: [`Error::WrongLength`] and [`Error::OutOfRange`] for a bad
+    /// input (public facts); [`Error::PrivateOperation`] for anything that
+    /// goes wrong inside, including a detected fault.
+    pub fn raw_private<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        x: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let c = self.public.input_limbs(x)?;
+        let m = self.private_op_limbs(rng, &c)?;
+        Ok(Zeroizing::new(self.public.output_bytes(&m)))
+    }
+
+    /// [`RsaPrivateKey::raw_private`] with the operating system's generator.
+    pub fn raw_private_os(&self, x: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+        self.raw_private(&mut super::os_rng(), x)
+    }
+
+    /// The private operation on limbs: `c < n`, s_n limbs.
+    pub(crate) fn private_op_limbs<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        c: &[u64],
+    ) -> Result<Secret, Error> {
+        let engine_n = self.public.engine();
+        let mut ws_n = engine_n.workspace();
+        let (blind, unblind) = {
+            let mut pool = self
+                .blinding
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            pool.take(self, rng)?
+        };
+        // c' = c r^e mod n (blind holds r^e R mod n).
+        let mut cb = Zeroizing::new(vec![0u64; engine_n.limbs()]);
+        engine_n.mul_into(&mut cb, c, &blind, &mut ws_n);
+        let mut m = self.crt_exponentiate(&cb);
+        // m = m' r^-1 mod n (unblind holds r^-1 R mod n).
+        engine_n.mul_in_place(&mut m, &unblind, &mut ws_n);
+        // Fault check: m^e must give back c.
+        let check = self.public.public_op_limbs(&m);
+        if !limb::ct_eq(&check, c).leak_bool() {
+            m.zeroize();
+            return Err(Error::PrivateOperation);
+        }
+        Ok(m)
+    }
+
+    /// `c^d mod n` by CRT (no blinding, no check). `c < n`, s_n limbs.
+    fn crt_exponentiate(&self, c: &[u64]) -> Secret {
+        self.crt_pow(c, &self.dp, &self.dq)
+    }
+
+    /// The value mod n whose residues are `x^ep mod p` and `x^eq mod q`
+    /// (secret exponents, constant time), recombined by Garner's formula.
+    /// `x < n`, s_n limbs. Returns s_n limbs.
+    pub(crate) fn crt_pow(&self, x: &[u64], exp_p: &[u64], exp_q: &[u64]) -> Secret {
+        let (ep, eq) = (&self.engine_p, &self.engine_q);
+        let (mut wsp, mut wsq) = (ep.workspace(), eq.workspace());
+        let xp = Zeroizing::new(ep.reduce(x, &mut wsp));
+        let xq = Zeroizing::new(eq.reduce(x, &mut wsq));
+        let (mp, mq) = crate::exp::pow_secret_dual(ep, &xp, exp_p, eq, &xq, exp_q);
+        let (mp, mq) = (Zeroizing::new(mp), Zeroizing::new(mq));
+        // h = (m_p - m_q mod p) qInv mod p.
+        let mq_p = Zeroizing::new(ep.reduce(&mq, &mut wsp));
+        let mut diff = Zeroizing::new(vec![0u64; ep.limbs()]);
+        let borrow = limb::sub(&mut diff, &mp, &mq_p);
+        let mut fix = Zeroizing::new(vec![0u64; ep.limbs()]);
+        limb::add(&mut fix, &diff, ep.modulus());
+        limb::cond_assign(&mut diff, Mask::from_bit(borrow), &fix);
+        let mut h = Zeroizing::new(vec![0u64; ep.limbs()]);
+        ep.mul_into(&mut h, &diff, &self.qinv_mont, &mut wsp);
+        // m = m_q + q h < q (h + 1) <= q p = n.
+        let mut m = Zeroizing::new(nat::mul(&self.q, &h));
+        let mut mq_ext = Zeroizing::new(vec![0u64; m.len()]);
+        mq_ext[..mq.len()].copy_from_slice(&mq);
+        limb::add_assign(&mut m, &mq_ext);
+        let s_n = self.public.engine().limbs();
+        // The limbs above s_n are zero (m < n); lengths are public.
+        let mut out = Zeroizing::new(vec![0u64; s_n]);
+        let keep = s_n.min(m.len());
+        out[..keep].copy_from_slice(&m[..keep]);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rsa::{keygen, os_rng};
+
+    /// A fault in one CRT half (here a corrupted dP, standing in for a
+    /// glitched exponentiation) must give the opaque error and no output.
+    #[test]
+    fn a_faulty_half_never_releases_a_result() {
+        let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        let mut dp = key.dp.clone();
+        dp[0] ^= 4;
+        let faulty = RsaPrivateKey::assemble(
+            key.public.clone(),
+            key.d.clone(),
+            key.p.clone(),
+            key.q.clone(),
+            dp,
+            key.dq.clone(),
+            key.qinv.clone(),
+        )
+        .unwrap();
+        let mut x = vec![0u8; key.size()];
+        x[5] = 7;
+        x[key.size() - 1] = 1;
+        assert!(key.raw_private_os(&x).is_ok());
+        assert_eq!(faulty.raw_private_os(&x).unwrap_err(), Error::PrivateOperation);
+    }
+}

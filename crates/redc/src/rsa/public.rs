@@ -1,0 +1,141 @@
+//! RSA public keys and the public primitive (RFC 8017 section 5.1.1 RSAEP,
+//! section 5.2.2 RSAVP1: the same computation, c = m^e mod n).
+//!
+//! Everything in a public key is public: the exponentiation is the
+//! variable-time sliding window ([`crate::exp::sliding`]).
+
+use super::Error;
+use crate::exp::MontEngine;
+use crate::limb;
+
+/// Smallest and largest moduli accepted, in bits.
+pub const MIN_BITS: usize = 512;
+/// See [`MIN_BITS`].
+pub const MAX_BITS: usize = 16384;
+
+/// An RSA public key (n, e).
+#[derive(Clone, Debug)]
+pub struct RsaPublicKey {
+    e: Vec<u64>,
+    bits: usize,
+    engine: MontEngine,
+}
+
+impl PartialEq for RsaPublicKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.engine.modulus() == other.engine.modulus() && self.e == other.e
+    }
+}
+impl Eq for RsaPublicKey {}
+
+impl RsaPublicKey {
+    /// A public key from big-endian n and e. Errors: n even or outside
+    /// 512..=16384 bits, e even, below 3 or not below n.
+    ///
+    /// ```
+    /// # use redc::rsa::RsaPublicKey;
+    /// let err = RsaPublicKey::new(&[0x0f; 64], &[1, 0, 1]);
+    /// assert!(err.is_ok());
+    /// ```
+    pub fn new(n: &[u8], e: &[u8]) -> Result<RsaPublicKey, Error> {
+        Self::from_limbs(&limb::from_be_bytes(n), &limb::from_be_bytes(e))
+    }
+
+    /// [`RsaPublicKey::new`] from little-endian limbs.
+    pub fn from_limbs(n: &[u64], e: &[u64]) -> Result<RsaPublicKey, Error> {
+        let n = limb::trim_vartime(n);
+        let bits = limb::bit_len_vartime(n);
+        if !(MIN_BITS..=MAX_BITS).contains(&bits) {
+            return Err(Error::UnsupportedKeySize(bits));
+        }
+        if n[0] & 1 == 0 {
+            return Err(Error::InvalidKey("the modulus is even"));
+        }
+        let e = limb::trim_vartime(e).to_vec();
+        let e_bits = limb::bit_len_vartime(&e);
+        let e_below_n = e.len() < n.len() || (e.len() == n.len() && limb::ct_lt(&e, n).leak_bool()); // public values
+        if e[0] & 1 == 0 || e_bits < 2 || !e_below_n {
+            return Err(Error::InvalidExponent);
+        }
+        let engine = MontEngine::new(n).map_err(|_| Error::InvalidKey("the modulus is not odd"))?;
+        Ok(RsaPublicKey { e, bits, engine })
+    }
+
+    /// Modulus size in bits.
+    pub fn bits(&self) -> usize {
+        self.bits
+    }
+
+    /// Modulus size in bytes, k in RFC 8017.
+    pub fn size(&self) -> usize {
+        self.bits.div_ceil(8)
+    }
+
+    /// n, big-endian, no leading zeros.
+    pub fn n_bytes(&self) -> Vec<u8> {
+        trimmed_be(self.engine.modulus())
+    }
+
+    /// e, big-endian, no leading zeros.
+    pub fn e_bytes(&self) -> Vec<u8> {
+        trimmed_be(&self.e)
+    }
+
+    /// e, little-endian limbs.
+    pub fn e(&self) -> &[u64] {
+        &self.e
+    }
+
+    /// The Montgomery engine of n.
+    pub fn engine(&self) -> &MontEngine {
+        &self.engine
+    }
+
+    /// Parse an RSA primitive's input: exactly k big-endian bytes, below n.
+    pub(crate) fn input_limbs(&self, x: &[u8]) -> Result<Vec<u64>, Error> {
+        if x.len() != self.size() {
+            return Err(Error::WrongLength {
+                expected: self.size(),
+                got: x.len(),
+            });
+        }
+        let mut v = vec![0u64; self.engine.limbs()];
+        limb::from_be_bytes_into(&mut v, x).map_err(|_| Error::OutOfRange)?;
+        if !limb::ct_lt(&v, self.engine.modulus()).leak_bool() {
+            return Err(Error::OutOfRange);
+        }
+        Ok(v)
+    }
+
+    /// k big-endian bytes of a value below n.
+    pub(crate) fn output_bytes(&self, v: &[u64]) -> Vec<u8> {
+        let mut out = vec![0u8; self.size()];
+        limb::to_be_bytes_into(&mut out, v).expect("value below n fits k bytes");
+        out
+    }
+
+    /// RSAEP / RSAVP1: `x^e mod n` on k-byte big-endian strings.
+    /// Errors: [`Error::WrongLength`], [`Error::OutOfRange`].
+    pub fn raw_public(&self, x: &[u8]) -> Result<Vec<u8>, Error> {
+        let v = self.input_limbs(x)?;
+        let y = self
+            .engine
+            .pow_public_vartime(&v, &self.e)
+            .expect("input is reduced");
+        Ok(self.output_bytes(&y))
+    }
+
+    /// `x^e mod n` on limbs (x < n, s limbs).
+    pub(crate) fn public_op_limbs(&self, x: &[u64]) -> Vec<u64> {
+        self.engine
+            .pow_public_vartime(x, &self.e)
+            .expect("input is reduced")
+    }
+}
+
+/// Big-endian bytes without leading zeros (at least one byte).
+pub(crate) fn trimmed_be(x: &[u64]) -> Vec<u8> {
+    let bytes = limb::to_be_bytes(x);
+    let first = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len() - 1);
+    bytes[first..].to_vec()
+}

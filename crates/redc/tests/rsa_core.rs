@@ -1,0 +1,190 @@
+//! The RSA primitives against num-bigint: key generation's numbers, the
+//! CRT private operation (blinded, fault-checked) and the public one.
+
+mod common;
+
+use common::big;
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::One;
+use redc::rsa::{Error, PrivateComponents, RsaPrivateKey, keygen, os_rng};
+
+fn b(x: &[u8]) -> BigUint {
+    BigUint::from_bytes_be(x)
+}
+
+/// Every FIPS 186-5 condition of a generated key, checked with num-bigint.
+fn check_key_numbers(key: &RsaPrivateKey, bits: usize) {
+    let pk = key.public_key();
+    let (n, e) = (b(&pk.n_bytes()), b(&pk.e_bytes()));
+    let (d, p, q) = (b(&key.d_bytes()), b(&key.p_bytes()), b(&key.q_bytes()));
+    assert_eq!(n.bits() as usize, bits);
+    assert_eq!(&p * &q, n);
+    let (p1, q1) = (&p - 1u8, &q - 1u8);
+    let lambda = p1.lcm(&q1);
+    assert_eq!((&e * &d) % &lambda, BigUint::one(), "d = e^-1 mod lcm");
+    assert!(d < lambda && d.bits() as usize > bits / 2);
+    assert_eq!(b(&key.dp_bytes()), &d % &p1);
+    assert_eq!(b(&key.dq_bytes()), &d % &q1);
+    assert_eq!((b(&key.qinv_bytes()) * &q) % &p, BigUint::one());
+    let diff = if p > q { &p - &q } else { &q - &p };
+    assert!(diff.bits() as usize > bits / 2 - 100);
+    // Probable primes: num-bigint's modpow as a Fermat check with a few bases.
+    for base in [2u32, 3, 5, 7] {
+        assert_eq!(BigUint::from(base).modpow(&p1, &p), BigUint::one());
+        assert_eq!(BigUint::from(base).modpow(&q1, &q), BigUint::one());
+    }
+}
+
+#[test]
+fn generated_keys_satisfy_every_condition_and_round_trip() {
+    let mut rng = os_rng();
+    for (bits, e) in [(1024usize, 65537u64), (1031, 3), (2048, 65537)] {
+        let key = keygen::generate(bits, e, &mut rng).unwrap();
+        check_key_numbers(&key, bits);
+        let n = b(&key.public_key().n_bytes());
+        let d = b(&key.d_bytes());
+        let k = key.size();
+        for _ in 0..40 {
+            // Message below n; the private op must equal c^d mod n.
+            let mut c = vec![0u8; k];
+            rand::Rng::fill(&mut rand::thread_rng(), &mut c[1..]);
+            let want = b(&c).modpow(&d, &n);
+            let m = key.raw_private(&mut rng, &c).unwrap();
+            assert_eq!(b(&m), want);
+            let back = key.public_key().raw_public(&m).unwrap();
+            assert_eq!(back, c);
+        }
+    }
+}
+
+#[test]
+fn components_round_trip_and_bad_keys_are_rejected() {
+    let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    let (n, e, d, p, q) = (
+        key.public_key().n_bytes(),
+        key.public_key().e_bytes(),
+        key.d_bytes(),
+        key.p_bytes(),
+        key.q_bytes(),
+    );
+    let rebuilt = RsaPrivateKey::from_components(PrivateComponents {
+        n: &n,
+        e: &e,
+        d: &d,
+        p: &p,
+        q: &q,
+        crt: None,
+    })
+    .unwrap();
+    assert_eq!(*rebuilt.dp_bytes(), *key.dp_bytes());
+    assert_eq!(*rebuilt.qinv_bytes(), *key.qinv_bytes());
+    let (dp, dq, qi) = (key.dp_bytes(), key.dq_bytes(), key.qinv_bytes());
+    assert!(
+        RsaPrivateKey::from_components(PrivateComponents {
+            n: &n,
+            e: &e,
+            d: &d,
+            p: &p,
+            q: &q,
+            crt: Some((&dp, &dq, &qi))
+        })
+        .is_ok()
+    );
+    // A wrong qInv, a wrong d, p == q, n != pq.
+    let bad_qi = vec![3u8];
+    assert!(
+        RsaPrivateKey::from_components(PrivateComponents {
+            n: &n,
+            e: &e,
+            d: &d,
+            p: &p,
+            q: &q,
+            crt: Some((&dp, &dq, &bad_qi))
+        })
+        .is_err()
+    );
+    let mut bad_d = d.to_vec();
+    *bad_d.last_mut().unwrap() ^= 2;
+    assert!(
+        RsaPrivateKey::from_components(PrivateComponents {
+            n: &n,
+            e: &e,
+            d: &bad_d,
+            p: &p,
+            q: &q,
+            crt: None
+        })
+        .is_err()
+    );
+    assert!(
+        RsaPrivateKey::from_components(PrivateComponents {
+            n: &n,
+            e: &e,
+            d: &d,
+            p: &p,
+            q: &p,
+            crt: None
+        })
+        .is_err()
+    );
+    let mut bad_n = n.clone();
+    *bad_n.last_mut().unwrap() ^= 2;
+    assert!(
+        RsaPrivateKey::from_components(PrivateComponents {
+            n: &bad_n,
+            e: &e,
+            d: &d,
+            p: &p,
+            q: &q,
+            crt: None
+        })
+        .is_err()
+    );
+}
+
+#[test]
+fn primitive_inputs_are_checked() {
+    let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    let k = key.size();
+    let n = key.public_key().n_bytes();
+    assert_eq!(
+        key.raw_private_os(&vec![1u8; k - 1]).unwrap_err(),
+        Error::WrongLength {
+            expected: k,
+            got: k - 1
+        }
+    );
+    assert_eq!(key.raw_private_os(&n).unwrap_err(), Error::OutOfRange);
+    assert_eq!(
+        key.public_key().raw_public(&vec![0xffu8; k]).unwrap_err(),
+        Error::OutOfRange
+    );
+    assert!(key.public_key().raw_public(&vec![0u8; k + 1]).is_err());
+}
+
+#[test]
+fn keygen_rejects_bad_parameters() {
+    let mut rng = os_rng();
+    assert_eq!(
+        keygen::generate(512, 65537, &mut rng).unwrap_err(),
+        Error::UnsupportedKeySize(512)
+    );
+    assert_eq!(
+        keygen::generate(2048, 4, &mut rng).unwrap_err(),
+        Error::InvalidExponent
+    );
+    assert_eq!(
+        keygen::generate(2048, 1, &mut rng).unwrap_err(),
+        Error::InvalidExponent
+    );
+    assert_eq!(
+        keygen::generate(20000, 65537, &mut rng).unwrap_err(),
+        Error::UnsupportedKeySize(20000)
+    );
+}
+
+#[test]
+fn limbs_helper_is_consistent() {
+    assert_eq!(big(&[5, 1]), (BigUint::one() << 64u32) + 5u8);
+}
