@@ -7,6 +7,8 @@
 #[allow(unsafe_code)]
 pub mod x86_64;
 
+pub mod portable52;
+
 /// True when the environment asks for the portable path only
 /// (`REDC_FORCE_PORTABLE=1`); read once.
 pub fn force_portable() -> bool {

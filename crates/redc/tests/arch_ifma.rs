@@ -1,0 +1,317 @@
+//! The radix-2^52 kernels: the portable twin (`arch::portable52`) against
+//! num-bigint, and the AVX-512 IFMA kernels (`arch::x86_64`) bit for bit
+//! against the twin (almost-reduced outputs) and against num-bigint (final
+//! results), at every digit count the dispatch can pick (1..=40 digits: every
+//! register count 1..=10), for mul, the dedicated square, pow and the dual pow.
+#![cfg(target_arch = "x86_64")]
+
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::{One, Zero};
+use rand::{Rng, SeedableRng, rngs::StdRng};
+use redc::arch::portable52::{self, MASK, Modulus52};
+use redc::arch::x86_64::{self as x86, Ifma52Modulus};
+
+fn big(x: &[u64]) -> BigUint {
+    let mut bytes = Vec::with_capacity(x.len() * 8);
+    for l in x {
+        bytes.extend_from_slice(&l.to_le_bytes());
+    }
+    BigUint::from_bytes_le(&bytes)
+}
+
+fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
+    let mut out = vec![0u64; s];
+    for (i, d) in x.iter_u64_digits().enumerate() {
+        out[i] = d;
+    }
+    out
+}
+
+fn digits_big(x: &[u64]) -> BigUint {
+    x.iter()
+        .rev()
+        .fold(BigUint::zero(), |acc, &d| (acc << 52u32) + BigUint::from(d))
+}
+
+fn to_digits(x: &BigUint, d: usize) -> Vec<u64> {
+    portable52::to_digits(&limbs(x, (52 * d).div_ceil(64) + 1), d)
+}
+
+/// A random odd modulus of exactly `bits` bits.
+fn random_modulus(rng: &mut StdRng, bits: u64) -> BigUint {
+    let n = rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1));
+    if n <= BigUint::from(3u8) {
+        BigUint::from(5u8)
+    } else {
+        n
+    }
+}
+
+/// Moduli worth trying at `bits`: random, 2^bits - 1, 2^(bits-1) + 1.
+fn moduli(rng: &mut StdRng, bits: u64) -> Vec<BigUint> {
+    let one = BigUint::one();
+    let mut v = vec![random_modulus(rng, bits), (&one << bits) - 1u8];
+    if bits > 2 {
+        v.push((&one << (bits - 1)) + 1u8);
+    }
+    v
+}
+
+/// Almost-Montgomery inputs below 2m: edges and random values.
+fn amm_inputs(rng: &mut StdRng, m: &BigUint, random: usize) -> Vec<BigUint> {
+    let two_m = m << 1u32;
+    let mut v = vec![BigUint::zero(), BigUint::one(), m - 1u8, m.clone(), &two_m - 1u8];
+    let top = BigUint::one() << (m.bits() - 1);
+    v.push(&top - 1u8); // all-ones digits below 2^(bits - 1)
+    for _ in 0..random {
+        v.push(rng.gen_biguint_below(&two_m));
+    }
+    v
+}
+
+fn skip() -> bool {
+    if !x86::ifma_available() {
+        eprintln!("note: AVX-512 IFMA not available (or REDC_FORCE_PORTABLE=1): IFMA tests skipped");
+        return true;
+    }
+    false
+}
+
+/// Bit sizes that reach every digit count 1..=40 and the RSA CRT sizes.
+fn sizes() -> Vec<u64> {
+    let mut v: Vec<u64> = (1..=40u64).map(|d| 52 * d - 2).collect(); // largest for d digits
+    v.extend([5, 64, 100, 512, 1000, 1023, 1024, 1535, 1536, 2047, 2048, 2078]);
+    v
+}
+
+#[test]
+fn portable_amm_matches_bigint() {
+    let mut rng = StdRng::seed_from_u64(1);
+    for bits in [5u64, 50, 64, 200, 1024, 1536, 2048] {
+        for n in moduli(&mut rng, bits) {
+            let md = Modulus52::new(&limbs(&n, (bits as usize).div_ceil(64))).unwrap();
+            let d = md.d;
+            assert!(BigUint::from(4u8) * &n < BigUint::one() << (52 * d));
+            let r = BigUint::one() << (52 * d);
+            assert_eq!(digits_big(&md.rr), (&r * &r) % &n, "R^2 mod n");
+            for a in amm_inputs(&mut rng, &n, 3) {
+                for b in amm_inputs(&mut rng, &n, 1) {
+                    let mut out = vec![0u64; d];
+                    portable52::amm_mul(&mut out, &to_digits(&a, d), &to_digits(&b, d), &md.m, md.k0);
+                    let g = digits_big(&out);
+                    assert!(g < (&n << 1u32), "almost bound");
+                    assert_eq!((&g * &r) % &n, (&a * &b) % &n, "amm value");
+                }
+            }
+        }
+    }
+}
+
+fn check_kernel(rng: &mut StdRng, n1: &BigUint, n2: &BigUint, random: usize) {
+    let s = (n1.bits().max(n2.bits()) as usize).div_ceil(64);
+    let (p, q) = (
+        Ifma52Modulus::new(&limbs(n1, s)).unwrap(),
+        Ifma52Modulus::new(&limbs(n2, s)).unwrap(),
+    );
+    let (mp, mq) = (p.radix52(), q.radix52());
+    let d = mp.d;
+    assert_eq!(d, mq.d);
+    let ins_p = amm_inputs(rng, n1, random);
+    let ins_q = amm_inputs(rng, n2, random);
+    for (i, a) in ins_p.iter().enumerate() {
+        for (j, b) in ins_p.iter().enumerate().step_by(2) {
+            let (aq, bq) = (&ins_q[(i + j) % ins_q.len()], &ins_q[j]);
+            let (ap, bp, aqd, bqd) = (
+                to_digits(a, d),
+                to_digits(b, d),
+                to_digits(aq, d),
+                to_digits(bq, d),
+            );
+            // Multiplication.
+            let (gp, gq) = x86::amm52_dual(&p, &ap, &bp, &q, &aqd, &bqd, false, 1).unwrap();
+            let mut ep = vec![0; d];
+            let mut eq = vec![0; d];
+            portable52::amm_mul(&mut ep, &ap, &bp, &mp.m, mp.k0);
+            portable52::amm_mul(&mut eq, &aqd, &bqd, &mq.m, mq.k0);
+            assert_eq!(gp, ep, "mul p: d={d} n={n1:x} a={a:x} b={b:x}");
+            assert_eq!(gq, eq, "mul q: d={d} n={n2:x} a={aq:x} b={bq:x}");
+            // Dedicated squaring (b ignored).
+            if j == 0 {
+                let (sp, sq) = x86::amm52_dual(&p, &ap, &bp, &q, &aqd, &bqd, true, 1).unwrap();
+                portable52::amm_sqr(&mut ep, &ap, &mp.m, mp.k0);
+                portable52::amm_sqr(&mut eq, &aqd, &mq.m, mq.k0);
+                assert_eq!(sp, ep, "sqr p: d={d} n={n1:x} a={a:x}");
+                assert_eq!(sq, eq, "sqr q: d={d} n={n2:x} a={aq:x}");
+                assert!(sp.iter().chain(&sq).all(|&x| x <= MASK));
+            }
+        }
+    }
+}
+
+#[test]
+fn ifma_mul_and_sqr_match_portable_every_size() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(2);
+    for bits in sizes() {
+        let ms = moduli(&mut rng, bits);
+        for (k, n1) in ms.iter().enumerate() {
+            let n2 = &ms[(k + 1) % ms.len()];
+            check_kernel(&mut rng, n1, n2, 2);
+        }
+    }
+}
+
+#[test]
+fn ifma_sqr_chains_match_portable() {
+    // Long chains of squarings and products at the RSA sizes: outputs feed inputs,
+    // so every reachable almost-reduced value shape is exercised.
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(3);
+    for bits in [1024u64, 1536, 2048] {
+        let (n1, n2) = (random_modulus(&mut rng, bits), random_modulus(&mut rng, bits - 1));
+        let s = (bits as usize).div_ceil(64);
+        let (p, q) = (
+            Ifma52Modulus::new(&limbs(&n1, s)).unwrap(),
+            Ifma52Modulus::new(&limbs(&n2, s)).unwrap(),
+        );
+        let (mp, mq) = (p.radix52(), q.radix52());
+        let d = mp.d;
+        let ap = to_digits(&rng.gen_biguint_below(&n1), d);
+        let aq = to_digits(&rng.gen_biguint_below(&n2), d);
+        for sqr in [true, false] {
+            let (gp, gq) = x86::amm52_dual(&p, &ap, &ap, &q, &aq, &aq, sqr, 50).unwrap();
+            let (mut xp, mut xq) = (ap.clone(), aq.clone());
+            let mut t = vec![0; d];
+            for _ in 0..50 {
+                portable52::amm_mul(&mut t, &xp.clone(), &ap, &mp.m, mp.k0);
+                if sqr {
+                    portable52::amm_sqr(&mut t, &xp, &mp.m, mp.k0);
+                }
+                xp.copy_from_slice(&t);
+                portable52::amm_mul(&mut t, &xq.clone(), &aq, &mq.m, mq.k0);
+                if sqr {
+                    portable52::amm_sqr(&mut t, &xq, &mq.m, mq.k0);
+                }
+                xq.copy_from_slice(&t);
+            }
+            assert_eq!((gp, gq), (xp, xq), "chain bits={bits} sqr={sqr}");
+        }
+    }
+}
+
+fn exponents(rng: &mut StdRng, limbs_: usize) -> Vec<Vec<u64>> {
+    let mut v = vec![vec![0u64; limbs_], vec![u64::MAX; limbs_]];
+    let mut one = vec![0u64; limbs_];
+    one[0] = 1;
+    v.push(one);
+    v.push((0..limbs_).map(|_| rng.r#gen()).collect());
+    v
+}
+
+#[test]
+fn pow_secret_matches_bigint_and_portable() {
+    let mut rng = StdRng::seed_from_u64(4);
+    let ifma = !skip();
+    for bits in [5u64, 64, 100, 520, 1024, 1100, 1536, 2048, 2078] {
+        let n = random_modulus(&mut rng, bits);
+        let s = (bits as usize).div_ceil(64);
+        let m = Ifma52Modulus::new_unchecked_cpu(&limbs(&n, s)).unwrap();
+        let mut bases = vec![
+            BigUint::zero(),
+            BigUint::one(),
+            &n - 1u8,
+            rng.gen_biguint_below(&n),
+        ];
+        if bits == 2078 {
+            bases.truncate(2);
+        }
+        for base in &bases {
+            let elen = if bits > 1000 { s } else { rng.gen_range(1..=s + 1) };
+            for e in exponents(&mut rng, elen) {
+                let want = limbs(&base.modpow(&big(&e), &n), s);
+                let b = limbs(base, s);
+                assert_eq!(
+                    portable52::pow(m.radix52(), &b, &e),
+                    want,
+                    "portable pow bits={bits}"
+                );
+                if ifma {
+                    assert_eq!(
+                        x86::pow_secret(&m, &b, &e),
+                        want,
+                        "ifma pow bits={bits} base={base:x}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pow_secret_dual_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(5);
+    for (bp_bits, bq_bits) in [
+        (1024u64, 1024u64),
+        (1024, 1020),
+        (1536, 1535),
+        (2048, 2047),
+        (300, 310),
+        (64, 60),
+    ] {
+        let (np, nq) = (
+            random_modulus(&mut rng, bp_bits),
+            random_modulus(&mut rng, bq_bits),
+        );
+        let (sp, sq) = ((bp_bits as usize).div_ceil(64), (bq_bits as usize).div_ceil(64));
+        let p = Ifma52Modulus::new(&limbs(&np, sp)).unwrap();
+        let q = Ifma52Modulus::new(&limbs(&nq, sq)).unwrap();
+        for k in 0..3 {
+            let bp = if k == 0 {
+                BigUint::zero()
+            } else {
+                rng.gen_biguint_below(&np)
+            };
+            let bq = if k == 1 {
+                &nq - 1u8
+            } else {
+                rng.gen_biguint_below(&nq)
+            };
+            let ep: Vec<u64> = (0..sp).map(|_| rng.r#gen()).collect();
+            let eq: Vec<u64> = if k == 2 {
+                vec![u64::MAX; sq + 1]
+            } else {
+                (0..sq).map(|_| rng.r#gen()).collect()
+            };
+            let (gp, gq) = x86::pow_secret_dual(&p, &limbs(&bp, sp), &ep, &q, &limbs(&bq, sq), &eq).unwrap();
+            assert_eq!(gp, limbs(&bp.modpow(&big(&ep), &np), sp), "dual p {bp_bits}");
+            assert_eq!(gq, limbs(&bq.modpow(&big(&eq), &nq), sq), "dual q {bq_bits}");
+        }
+    }
+    // Different digit counts are refused.
+    let p = Ifma52Modulus::new(&limbs(&random_modulus(&mut rng, 1024), 16)).unwrap();
+    let q = Ifma52Modulus::new(&limbs(&random_modulus(&mut rng, 1100), 18)).unwrap();
+    assert!(x86::pow_secret_dual(&p, &[1], &[1], &q, &[1], &[1]).is_none());
+}
+
+#[test]
+fn unsupported_moduli_are_refused() {
+    if skip() {
+        return;
+    }
+    assert!(Ifma52Modulus::new(&[]).is_none());
+    assert!(Ifma52Modulus::new(&[1]).is_none());
+    assert!(Ifma52Modulus::new(&[10, 0]).is_none());
+    assert!(Ifma52Modulus::new(&[3, 0, 0]).is_some());
+    let mut big_n = vec![u64::MAX; 33];
+    big_n[32] = 1 << 30; // 2079 bits: 41 digits
+    assert!(Ifma52Modulus::new(&big_n).is_none());
+    big_n[32] = (1 << 30) - 1; // 2078 bits: 40 digits
+    assert!(Ifma52Modulus::new(&big_n).is_some());
+}
