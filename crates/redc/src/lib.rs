@@ -26,6 +26,7 @@ pub mod ct;
 pub mod error;
 pub mod exp;
 pub mod hash;
+pub mod keyfile;
 pub mod limb;
 pub mod mont;
 pub mod nat;

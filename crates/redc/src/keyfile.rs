@@ -1,0 +1,580 @@
+//! RSA key files: PKCS#8 and PKCS#1 private keys, SPKI and PKCS#1 public
+//! keys, in PEM or DER, read and written with RustCrypto's `pkcs1`, `pkcs8`,
+//! `spki` and `der` (no hand-written DER).
+//!
+//! Reading detects the encoding and the format by itself, as `openssl pkey`
+//! does. Writing produces what OpenSSL 3 writes for the same key, byte for
+//! byte (PEM with 64-column base64 and LF line endings).
+//!
+//! Integers are big-endian byte strings without leading zero bytes; the
+//! private components are zeroized on drop. The components are taken as
+//! they are: checking that they make a consistent RSA key (`n = p q`, ...)
+//! is the RSA layer's job.
+//!
+//! ```
+//! use redc::keyfile::{Encoding, PublicKeyFormat, RsaPublicComponents, decode_public_key, encode_public_key};
+//! let key = RsaPublicComponents { n: vec![0xc5, 0x0f, 0x2b], e: vec![0x01, 0x00, 0x01] };
+//! let pem = encode_public_key(&key, PublicKeyFormat::Spki, Encoding::Pem).unwrap();
+//! assert!(pem.starts_with(b"-----BEGIN PUBLIC KEY-----\n"));
+//! assert_eq!(decode_public_key(&pem).unwrap(), key);
+//! ```
+
+use core::fmt;
+
+use der::asn1::{AnyRef, BitStringRef, OctetStringRef, UintRef};
+use der::pem::LineEnding;
+use der::{Decode, Document, Encode, Reader, SecretDocument, SliceReader};
+use pkcs8::PrivateKeyInfoRef;
+use spki::{AlgorithmIdentifierRef, ObjectIdentifier, SubjectPublicKeyInfoRef};
+use zeroize::Zeroizing;
+
+/// `rsaEncryption`, the OID of ordinary RSA keys.
+const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
+/// `id-RSASSA-PSS`: RSA keys restricted to PSS signatures.
+const RSASSA_PSS: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.10");
+
+const LABEL_PKCS8: &str = "PRIVATE KEY";
+const LABEL_PKCS1_PRIVATE: &str = "RSA PRIVATE KEY";
+const LABEL_SPKI: &str = "PUBLIC KEY";
+const LABEL_PKCS1_PUBLIC: &str = "RSA PUBLIC KEY";
+const LABEL_ENCRYPTED: &str = "ENCRYPTED PRIVATE KEY";
+
+/// The components of a two-prime RSA private key (RFC 8017 §A.1.2).
+/// Big-endian unsigned integers (no leading zero bytes), secrets zeroized on
+/// drop.
+#[derive(Clone)]
+pub struct RsaPrivateComponents {
+    /// The modulus `n = p q`.
+    pub n: Vec<u8>,
+    /// The public exponent `e`.
+    pub e: Vec<u8>,
+    /// The private exponent `d`.
+    pub d: Zeroizing<Vec<u8>>,
+    /// The first prime `p`.
+    pub p: Zeroizing<Vec<u8>>,
+    /// The second prime `q`.
+    pub q: Zeroizing<Vec<u8>>,
+    /// `d mod (p - 1)`.
+    pub dp: Zeroizing<Vec<u8>>,
+    /// `d mod (q - 1)`.
+    pub dq: Zeroizing<Vec<u8>>,
+    /// `q^-1 mod p`.
+    pub qinv: Zeroizing<Vec<u8>>,
+}
+
+impl RsaPrivateComponents {
+    /// The public half: `(n, e)`.
+    ///
+    /// ```
+    /// # use redc::keyfile::RsaPrivateComponents;
+    /// # fn f(key: &RsaPrivateComponents) {
+    /// let public = key.public();
+    /// assert_eq!(public.n, key.n);
+    /// # }
+    /// ```
+    pub fn public(&self) -> RsaPublicComponents {
+        RsaPublicComponents {
+            n: self.n.clone(),
+            e: self.e.clone(),
+        }
+    }
+}
+
+impl fmt::Debug for RsaPrivateComponents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RsaPrivateComponents")
+            .field("n", &Hex(&self.n))
+            .field("e", &Hex(&self.e))
+            .finish_non_exhaustive()
+    }
+}
+
+/// The components of an RSA public key. Big-endian unsigned integers (no
+/// leading zero bytes).
+#[derive(Clone, PartialEq, Eq)]
+pub struct RsaPublicComponents {
+    /// The modulus `n`.
+    pub n: Vec<u8>,
+    /// The public exponent `e`.
+    pub e: Vec<u8>,
+}
+
+impl fmt::Debug for RsaPublicComponents {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RsaPublicComponents")
+            .field("n", &Hex(&self.n))
+            .field("e", &Hex(&self.e))
+            .finish()
+    }
+}
+
+struct Hex<'a>(&'a [u8]);
+
+impl fmt::Debug for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The container of a private key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrivateKeyFormat {
+    /// PKCS#8 `PrivateKeyInfo` (PEM label `PRIVATE KEY`): OpenSSL 3's default.
+    Pkcs8,
+    /// PKCS#1 `RSAPrivateKey` (PEM label `RSA PRIVATE KEY`): OpenSSL's "traditional" format.
+    Pkcs1,
+}
+
+/// The container of a public key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PublicKeyFormat {
+    /// X.509 `SubjectPublicKeyInfo` (PEM label `PUBLIC KEY`): `openssl pkey -pubout`.
+    Spki,
+    /// PKCS#1 `RSAPublicKey` (PEM label `RSA PUBLIC KEY`): `openssl rsa -RSAPublicKey_out`.
+    Pkcs1,
+}
+
+/// The outer encoding of a key file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// Base64 text between `-----BEGIN ...-----` lines (RFC 7468), LF line endings.
+    Pem,
+    /// Binary DER.
+    Der,
+}
+
+/// Why a key file could not be read or written. `Display` is one line a
+/// command-line tool can print.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyFileError {
+    /// Neither PEM text nor a DER structure.
+    NotAKey,
+    /// PEM text that does not decode (bad base64, missing end line, ...).
+    BadPem(String),
+    /// A PEM block of a kind that is no RSA key file (a certificate, ...).
+    UnsupportedPemLabel(String),
+    /// DER that is truncated or is not one of the key structures.
+    Malformed(String),
+    /// An encrypted private key (PKCS#8 `ENCRYPTED PRIVATE KEY` or a legacy
+    /// `Proc-Type: 4,ENCRYPTED` PEM).
+    Encrypted,
+    /// A key of another algorithm; says which.
+    NotRsa(String),
+    /// An RSA key restricted to PSS (`id-RSASSA-PSS`); not supported.
+    RsaPssRestricted,
+    /// A multi-prime key (`otherPrimeInfos`); not supported.
+    MultiPrime,
+    /// A public key where a private key is needed.
+    PublicKeyOnly,
+    /// A component that cannot be encoded: empty or zero.
+    InvalidComponent(&'static str),
+    /// The DER or PEM encoder failed.
+    Encode(String),
+}
+
+impl fmt::Display for KeyFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyFileError::NotAKey => f.write_str("not a PEM or DER key"),
+            KeyFileError::BadPem(e) => write!(f, "malformed PEM: {e}"),
+            KeyFileError::UnsupportedPemLabel(l) => write!(
+                f,
+                "unsupported PEM type '{l}' (expected PRIVATE KEY, RSA PRIVATE KEY, PUBLIC KEY or RSA PUBLIC KEY)"
+            ),
+            KeyFileError::Malformed(e) => write!(f, "malformed key: {e}"),
+            KeyFileError::Encrypted => f.write_str(
+                "encrypted private keys are not supported (decrypt first: openssl pkey -in KEY -out PLAIN)",
+            ),
+            KeyFileError::NotRsa(what) => write!(f, "not an RSA key ({what})"),
+            KeyFileError::RsaPssRestricted => {
+                f.write_str("RSA-PSS-restricted keys (algorithm 1.2.840.113549.1.1.10) are not supported")
+            }
+            KeyFileError::MultiPrime => f.write_str("multi-prime RSA keys are not supported"),
+            KeyFileError::PublicKeyOnly => f.write_str("this is a public key; a private key is needed"),
+            KeyFileError::InvalidComponent(name) => write!(f, "invalid key: component {name} is zero"),
+            KeyFileError::Encode(e) => write!(f, "cannot encode the key: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for KeyFileError {}
+
+/// A key read from a file: private or only public.
+enum Decoded {
+    Private(RsaPrivateComponents),
+    Public(RsaPublicComponents),
+}
+
+/// Read a private key: PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE
+/// KEY`), PEM or DER, detected from the input.
+///
+/// Errors say what the input is when it is not usable: not a key at all,
+/// an encrypted key, another algorithm (`not an RSA key (algorithm
+/// 1.2.840.10045.2.1, EC)`), an RSA-PSS-restricted or multi-prime key, a
+/// public key, malformed or truncated data.
+///
+/// ```
+/// use redc::keyfile::{KeyFileError, decode_private_key};
+/// assert_eq!(decode_private_key(b"").unwrap_err(), KeyFileError::NotAKey);
+/// let e = decode_private_key(b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
+/// assert!(matches!(e, Err(KeyFileError::UnsupportedPemLabel(_))));
+/// ```
+pub fn decode_private_key(input: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
+    match decode_any(input)? {
+        Decoded::Private(k) => Ok(k),
+        Decoded::Public(_) => Err(KeyFileError::PublicKeyOnly),
+    }
+}
+
+/// Read a public key: SPKI (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`), PEM
+/// or DER; any private key file [`decode_private_key`] reads is accepted
+/// too, and gives its public half.
+///
+/// ```
+/// use redc::keyfile::{KeyFileError, decode_public_key};
+/// assert_eq!(decode_public_key(b"hello").unwrap_err(), KeyFileError::NotAKey);
+/// ```
+pub fn decode_public_key(input: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
+    match decode_any(input)? {
+        Decoded::Private(k) => Ok(k.public()),
+        Decoded::Public(k) => Ok(k),
+    }
+}
+
+fn decode_any(input: &[u8]) -> Result<Decoded, KeyFileError> {
+    if let Some(start) = find(input, b"-----BEGIN ") {
+        return decode_pem(&input[start..]);
+    }
+    if input.first() == Some(&0x30) {
+        return decode_der(input);
+    }
+    Err(KeyFileError::NotAKey)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+fn decode_pem(pem: &[u8]) -> Result<Decoded, KeyFileError> {
+    // Only the first block counts; the label decides the parser.
+    let label = der::pem::decode_label(pem)
+        .map_err(|e| KeyFileError::BadPem(e.to_string()))?
+        .to_string();
+    // Legacy OpenSSL encryption puts RFC 1421 headers inside the block.
+    if find(pem, b"Proc-Type: 4,ENCRYPTED").is_some() || label == LABEL_ENCRYPTED {
+        return Err(KeyFileError::Encrypted);
+    }
+    let parse: fn(&[u8]) -> Result<Decoded, KeyFileError> = match label.as_str() {
+        LABEL_PKCS8 => |d| parse_pkcs8(d).map(Decoded::Private),
+        LABEL_PKCS1_PRIVATE => |d| parse_pkcs1_private(d).map(Decoded::Private),
+        LABEL_SPKI => |d| parse_spki(d).map(Decoded::Public),
+        LABEL_PKCS1_PUBLIC => |d| parse_pkcs1_public(d).map(Decoded::Public),
+        "EC PRIVATE KEY" | "EC PARAMETERS" | "DSA PRIVATE KEY" | "DH PARAMETERS" | "X9.42 DH PARAMETERS" => {
+            return Err(KeyFileError::NotRsa(format!("PEM type '{label}'")));
+        }
+        _ => return Err(KeyFileError::UnsupportedPemLabel(label)),
+    };
+    // Base64 is at most 3/4 of the text: decode into a buffer that is zeroized.
+    let mut buf = Zeroizing::new(vec![0u8; pem.len()]);
+    let (_, der) = der::pem::decode(pem, &mut buf).map_err(|e| KeyFileError::BadPem(e.to_string()))?;
+    parse(der)
+}
+
+/// DER of unknown kind: try each structure, most common first.
+fn decode_der(der: &[u8]) -> Result<Decoded, KeyFileError> {
+    if PrivateKeyInfoRef::from_der(der).is_ok() {
+        return parse_pkcs8(der).map(Decoded::Private);
+    }
+    if pkcs1::RsaPrivateKeyRef::from_der(der).is_ok() {
+        return parse_pkcs1_private(der).map(Decoded::Private);
+    }
+    if is_encrypted_pkcs8(der) {
+        return Err(KeyFileError::Encrypted);
+    }
+    if SubjectPublicKeyInfoRef::from_der(der).is_ok() {
+        return parse_spki(der).map(Decoded::Public);
+    }
+    if pkcs1::RsaPublicKeyRef::from_der(der).is_ok() {
+        return parse_pkcs1_public(der).map(Decoded::Public);
+    }
+    Err(KeyFileError::Malformed(describe_der_failure(der)))
+}
+
+/// Why DER that is none of the structures failed: truncation is the usual
+/// reason worth telling.
+fn describe_der_failure(der: &[u8]) -> String {
+    let header = SliceReader::new(der)
+        .ok()
+        .and_then(|r| der::Header::peek(&r).ok());
+    if let Some(h) = header {
+        let header_len = h
+            .encoded_len()
+            .ok()
+            .and_then(|l| usize::try_from(l).ok())
+            .unwrap_or(0);
+        let body_len = usize::try_from(h.length()).unwrap_or(usize::MAX);
+        let total = header_len.saturating_add(body_len);
+        if total > der.len() {
+            return format!("truncated DER ({} bytes of {total})", der.len());
+        }
+        if total < der.len() {
+            return format!(
+                "{} bytes of trailing data after the DER structure",
+                der.len() - total
+            );
+        }
+    }
+    "not a PKCS#8, PKCS#1 or SubjectPublicKeyInfo structure".to_string()
+}
+
+/// `EncryptedPrivateKeyInfo ::= SEQUENCE { AlgorithmIdentifier, OCTET STRING }`.
+fn is_encrypted_pkcs8(der: &[u8]) -> bool {
+    let Ok(mut reader) = SliceReader::new(der) else {
+        return false;
+    };
+    let parsed: der::Result<()> = reader.sequence(|r| {
+        let _alg: AlgorithmIdentifierRef<'_> = r.decode()?;
+        let _data: &OctetStringRef = r.decode()?;
+        Ok(())
+    });
+    parsed.is_ok() && reader.finish().is_ok()
+}
+
+fn malformed(e: impl fmt::Display) -> KeyFileError {
+    KeyFileError::Malformed(e.to_string())
+}
+
+/// Refuse anything but `rsaEncryption`, naming what it is.
+fn check_algorithm(oid: ObjectIdentifier) -> Result<(), KeyFileError> {
+    if oid == RSA_ENCRYPTION {
+        return Ok(());
+    }
+    if oid == RSASSA_PSS {
+        return Err(KeyFileError::RsaPssRestricted);
+    }
+    let name = match oid.to_string().as_str() {
+        "1.2.840.10045.2.1" => ", EC",
+        "1.3.101.110" => ", X25519",
+        "1.3.101.111" => ", X448",
+        "1.3.101.112" => ", Ed25519",
+        "1.3.101.113" => ", Ed448",
+        "1.2.840.10040.4.1" => ", DSA",
+        "1.2.840.113549.1.3.1" | "1.2.840.10046.2.1" => ", DH",
+        "1.2.156.10197.1.301" => ", SM2",
+        _ => "",
+    };
+    Err(KeyFileError::NotRsa(format!("algorithm {oid}{name}")))
+}
+
+fn parse_pkcs8(der: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
+    let info = PrivateKeyInfoRef::from_der(der).map_err(malformed)?;
+    check_algorithm(info.algorithm.oid)?;
+    parse_pkcs1_private(info.private_key.as_bytes())
+}
+
+fn parse_pkcs1_private(der: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
+    let key = pkcs1::RsaPrivateKeyRef::from_der(der).map_err(malformed)?;
+    if key.other_prime_infos.is_some() {
+        return Err(KeyFileError::MultiPrime);
+    }
+    let secret = |u: &UintRef<'_>| Zeroizing::new(u.as_bytes().to_vec());
+    let c = RsaPrivateComponents {
+        n: key.modulus.as_bytes().to_vec(),
+        e: key.public_exponent.as_bytes().to_vec(),
+        d: secret(&key.private_exponent),
+        p: secret(&key.prime1),
+        q: secret(&key.prime2),
+        dp: secret(&key.exponent1),
+        dq: secret(&key.exponent2),
+        qinv: secret(&key.coefficient),
+    };
+    check_private(&c).map_err(|e| match e {
+        KeyFileError::InvalidComponent(name) => malformed(format_args!("component {name} is zero")),
+        other => other,
+    })?;
+    Ok(c)
+}
+
+fn parse_spki(der: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
+    let info = SubjectPublicKeyInfoRef::from_der(der).map_err(malformed)?;
+    check_algorithm(info.algorithm.oid)?;
+    let bits = info
+        .subject_public_key
+        .as_bytes()
+        .ok_or_else(|| malformed("public key bit string has unused bits"))?;
+    parse_pkcs1_public(bits)
+}
+
+fn parse_pkcs1_public(der: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
+    let key = pkcs1::RsaPublicKeyRef::from_der(der).map_err(malformed)?;
+    let c = RsaPublicComponents {
+        n: key.modulus.as_bytes().to_vec(),
+        e: key.public_exponent.as_bytes().to_vec(),
+    };
+    check_public(&c).map_err(|e| match e {
+        KeyFileError::InvalidComponent(name) => malformed(format_args!("component {name} is zero")),
+        other => other,
+    })?;
+    Ok(c)
+}
+
+fn is_zero(x: &[u8]) -> bool {
+    x.iter().all(|&b| b == 0)
+}
+
+fn check_public(c: &RsaPublicComponents) -> Result<(), KeyFileError> {
+    if is_zero(&c.n) {
+        return Err(KeyFileError::InvalidComponent("n"));
+    }
+    if is_zero(&c.e) {
+        return Err(KeyFileError::InvalidComponent("e"));
+    }
+    Ok(())
+}
+
+fn check_private(c: &RsaPrivateComponents) -> Result<(), KeyFileError> {
+    check_public(&c.public())?;
+    for (name, v) in [
+        ("d", &c.d),
+        ("p", &c.p),
+        ("q", &c.q),
+        ("dp", &c.dp),
+        ("dq", &c.dq),
+        ("qinv", &c.qinv),
+    ] {
+        if is_zero(v) {
+            return Err(KeyFileError::InvalidComponent(name));
+        }
+    }
+    Ok(())
+}
+
+fn uint(bytes: &[u8]) -> Result<UintRef<'_>, KeyFileError> {
+    UintRef::new(bytes).map_err(|e| KeyFileError::Encode(e.to_string()))
+}
+
+fn encode_err(e: impl fmt::Display) -> KeyFileError {
+    KeyFileError::Encode(e.to_string())
+}
+
+/// PKCS#1 `RSAPrivateKey` DER, in memory that is zeroized.
+fn pkcs1_private_der(c: &RsaPrivateComponents) -> Result<SecretDocument, KeyFileError> {
+    check_private(c)?;
+    let key = pkcs1::RsaPrivateKeyRef {
+        modulus: uint(&c.n)?,
+        public_exponent: uint(&c.e)?,
+        private_exponent: uint(&c.d)?,
+        prime1: uint(&c.p)?,
+        prime2: uint(&c.q)?,
+        exponent1: uint(&c.dp)?,
+        exponent2: uint(&c.dq)?,
+        coefficient: uint(&c.qinv)?,
+        other_prime_infos: None,
+    };
+    SecretDocument::encode_msg(&key).map_err(encode_err)
+}
+
+fn pkcs1_public_der(c: &RsaPublicComponents) -> Result<Document, KeyFileError> {
+    check_public(c)?;
+    let key = pkcs1::RsaPublicKeyRef {
+        modulus: uint(&c.n)?,
+        public_exponent: uint(&c.e)?,
+    };
+    Document::encode_msg(&key).map_err(encode_err)
+}
+
+/// `rsaEncryption` with NULL parameters, as OpenSSL writes it.
+fn rsa_algorithm() -> AlgorithmIdentifierRef<'static> {
+    AlgorithmIdentifierRef {
+        oid: RSA_ENCRYPTION,
+        parameters: Some(AnyRef::NULL),
+    }
+}
+
+/// Write a private key as PKCS#8 (`PRIVATE KEY`, what `openssl genpkey` and
+/// `openssl pkey` write) or PKCS#1 (`RSA PRIVATE KEY`, `openssl rsa
+/// -traditional`), PEM (LF line endings) or DER. The output is zeroized on
+/// drop.
+///
+/// Errors: a zero or empty component.
+///
+/// ```
+/// use redc::keyfile::*;
+/// use zeroize::Zeroizing;
+/// let z = |v: &[u8]| Zeroizing::new(v.to_vec());
+/// // The toy key n = 61 * 53 = 3233, e = 17, d = 413 (lcm form).
+/// let key = RsaPrivateComponents {
+///     n: vec![0x0c, 0xa1], e: vec![17], d: z(&[0x01, 0x9d]), p: z(&[61]), q: z(&[53]),
+///     dp: z(&[53]), dq: z(&[49]), qinv: z(&[38]),
+/// };
+/// let pem = encode_private_key(&key, PrivateKeyFormat::Pkcs1, Encoding::Pem).unwrap();
+/// assert!(pem.starts_with(b"-----BEGIN RSA PRIVATE KEY-----\n"));
+/// let back = decode_private_key(&pem).unwrap();
+/// assert_eq!(*back.d, *key.d);
+/// ```
+pub fn encode_private_key(
+    c: &RsaPrivateComponents,
+    format: PrivateKeyFormat,
+    encoding: Encoding,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    let pkcs1 = pkcs1_private_der(c)?;
+    let (doc, label) = match format {
+        PrivateKeyFormat::Pkcs1 => (pkcs1, LABEL_PKCS1_PRIVATE),
+        PrivateKeyFormat::Pkcs8 => {
+            let key = OctetStringRef::new(pkcs1.as_bytes()).map_err(encode_err)?;
+            let info = PrivateKeyInfoRef::new(rsa_algorithm(), key);
+            (
+                SecretDocument::encode_msg(&info).map_err(encode_err)?,
+                LABEL_PKCS8,
+            )
+        }
+    };
+    match encoding {
+        Encoding::Der => Ok(doc.to_bytes()),
+        Encoding::Pem => {
+            let pem = doc.to_pem(label, LineEnding::LF).map_err(encode_err)?;
+            Ok(Zeroizing::new(pem.as_bytes().to_vec()))
+        }
+    }
+}
+
+/// Write a public key as SPKI (`PUBLIC KEY`, `openssl pkey -pubout`) or
+/// PKCS#1 (`RSA PUBLIC KEY`, `openssl rsa -RSAPublicKey_out`), PEM (LF line
+/// endings) or DER.
+///
+/// Errors: a zero or empty component.
+///
+/// ```
+/// use redc::keyfile::*;
+/// let key = RsaPublicComponents { n: vec![0x0c, 0xa1], e: vec![17] };
+/// let der = encode_public_key(&key, PublicKeyFormat::Pkcs1, Encoding::Der).unwrap();
+/// assert_eq!(der, [0x30, 0x07, 0x02, 0x02, 0x0c, 0xa1, 0x02, 0x01, 0x11]);
+/// ```
+pub fn encode_public_key(
+    c: &RsaPublicComponents,
+    format: PublicKeyFormat,
+    encoding: Encoding,
+) -> Result<Vec<u8>, KeyFileError> {
+    let pkcs1 = pkcs1_public_der(c)?;
+    let (doc, label) = match format {
+        PublicKeyFormat::Pkcs1 => (pkcs1, LABEL_PKCS1_PUBLIC),
+        PublicKeyFormat::Spki => {
+            let bits = BitStringRef::from_bytes(pkcs1.as_bytes()).map_err(encode_err)?;
+            let info = SubjectPublicKeyInfoRef {
+                algorithm: rsa_algorithm(),
+                subject_public_key: bits,
+            };
+            (Document::encode_msg(&info).map_err(encode_err)?, LABEL_SPKI)
+        }
+    };
+    match encoding {
+        Encoding::Der => Ok(doc.into_vec()),
+        Encoding::Pem => Ok(doc
+            .to_pem(label, LineEnding::LF)
+            .map_err(encode_err)?
+            .into_bytes()),
+    }
+}
