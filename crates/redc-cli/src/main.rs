@@ -5,7 +5,9 @@
 
 mod bench;
 mod hw;
+mod io;
 mod mont;
+mod rsa_cmds;
 
 use clap::{Parser, Subcommand};
 
@@ -28,6 +30,18 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Bit-accurate, cycle-counting models of the seed papers' hardware.
     Hw(hw::HwArgs),
+    /// Generate an RSA private key.
+    Genrsa(rsa_cmds::GenrsaArgs),
+    /// Write the public key of a key file.
+    Pubout(rsa_cmds::PuboutArgs),
+    /// Sign a file's hash (PKCS#1 v1.5 or PSS).
+    Sign(rsa_cmds::SignArgs),
+    /// Verify a signature: prints "Verified OK" (status 0) or "Verification failure" (status 1).
+    Verify(rsa_cmds::VerifyArgs),
+    /// Encrypt a file (OAEP or PKCS#1 v1.5).
+    Encrypt(rsa_cmds::CryptArgs),
+    /// Decrypt a file (OAEP or PKCS#1 v1.5 with implicit rejection).
+    Decrypt(rsa_cmds::CryptArgs),
 }
 
 fn main() {
@@ -39,6 +53,12 @@ fn main() {
         Command::Mont(args) => mont::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Hw(args) => hw::run(args),
+        Command::Genrsa(args) => rsa_cmds::genrsa(args),
+        Command::Pubout(args) => rsa_cmds::pubout(args),
+        Command::Sign(args) => rsa_cmds::sign(args),
+        Command::Verify(args) => rsa_cmds::verify(args),
+        Command::Encrypt(args) => rsa_cmds::encrypt(args),
+        Command::Decrypt(args) => rsa_cmds::decrypt(args),
     };
     std::process::exit(status);
 }

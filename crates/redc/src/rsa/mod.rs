@@ -8,12 +8,15 @@
 
 mod blinding;
 mod error;
+mod files;
 pub mod keygen;
 pub mod prime;
 mod private;
 mod public;
+mod schemes;
 
 pub use error::Error;
+pub use files::KeyLoadError;
 pub use private::{PrivateComponents, RsaPrivateKey};
 pub use public::{MAX_BITS, MIN_BITS, RsaPublicKey};
 

@@ -1,0 +1,359 @@
+//! The RSA commands: genrsa, pubout, sign, verify, encrypt, decrypt.
+//!
+//! Exit status: 0 success; 1 a signature that does not verify or a
+//! ciphertext that does not decrypt; 2 bad input or usage (one line on
+//! stderr). Outputs are written only on success.
+
+use crate::io::{Secrecy, read_input, stream_input, write_output};
+use redc::hash::HashAlg;
+use redc::keyfile::{Encoding, PrivateKeyFormat, PublicKeyFormat};
+use redc::padding::SaltLen;
+use redc::rsa::{Error as RsaError, RsaPrivateKey, RsaPublicKey, keygen, os_rng};
+
+/// Arguments of `redc genrsa`.
+#[derive(clap::Args, Debug)]
+pub struct GenrsaArgs {
+    /// Modulus size in bits (1024 to 16384).
+    #[arg(long)]
+    bits: usize,
+    /// Public exponent (odd, at least 3; decimal or 0x-prefixed hex).
+    #[arg(long, default_value = "65537")]
+    e: String,
+    /// Private key format.
+    #[arg(long, default_value = "pkcs8", value_parser = ["pkcs8", "pkcs1"])]
+    format: String,
+    /// Write DER instead of PEM.
+    #[arg(long)]
+    der: bool,
+    /// Output file (`-` for stdout).
+    #[arg(short = 'o', long = "out", default_value = "-")]
+    out: String,
+}
+
+/// Arguments of `redc pubout`.
+#[derive(clap::Args, Debug)]
+pub struct PuboutArgs {
+    /// Private (or public) key file, PEM or DER.
+    #[arg(long)]
+    key: String,
+    /// Public key format.
+    #[arg(long, default_value = "spki", value_parser = ["spki", "pkcs1"])]
+    format: String,
+    /// Write DER instead of PEM.
+    #[arg(long)]
+    der: bool,
+    /// Output file (`-` for stdout).
+    #[arg(short = 'o', long = "out", default_value = "-")]
+    out: String,
+}
+
+/// Arguments of `redc sign`.
+#[derive(clap::Args, Debug)]
+pub struct SignArgs {
+    /// Private key file, PEM or DER.
+    #[arg(long)]
+    key: String,
+    /// Hash: sha256, sha384 or sha512.
+    #[arg(long, default_value = "sha256")]
+    hash: String,
+    /// Signature scheme.
+    #[arg(long, default_value = "pkcs1", value_parser = ["pkcs1", "pss"])]
+    scheme: String,
+    /// PSS salt length in bytes (default: the hash length).
+    #[arg(long)]
+    salt_len: Option<usize>,
+    /// File to sign (`-` for stdin).
+    #[arg(long = "in")]
+    input: String,
+    /// Signature output (`-` for stdout).
+    #[arg(short = 'o', long = "out")]
+    out: String,
+}
+
+/// Arguments of `redc verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// Public or private key file, PEM or DER.
+    #[arg(long)]
+    key: String,
+    /// Hash: sha1, sha256, sha384 or sha512.
+    #[arg(long, default_value = "sha256")]
+    hash: String,
+    /// Signature scheme.
+    #[arg(long, default_value = "pkcs1", value_parser = ["pkcs1", "pss"])]
+    scheme: String,
+    /// PSS salt length in bytes, or `auto` to recover it (default).
+    #[arg(long, default_value = "auto")]
+    salt_len: String,
+    /// The signed file (`-` for stdin).
+    #[arg(long = "in")]
+    input: String,
+    /// The signature file.
+    #[arg(long)]
+    sig: String,
+}
+
+/// Arguments of `redc encrypt` and `redc decrypt`.
+#[derive(clap::Args, Debug)]
+pub struct CryptArgs {
+    /// Key file: public or private to encrypt, private to decrypt.
+    #[arg(long)]
+    key: String,
+    /// Encryption scheme.
+    #[arg(long, default_value = "oaep", value_parser = ["oaep", "pkcs1"])]
+    scheme: String,
+    /// OAEP hash, for the label and MGF1: sha1, sha256, sha384 or sha512.
+    #[arg(long, default_value = "sha256")]
+    hash: String,
+    /// OAEP label, in hex (default: empty).
+    #[arg(long, default_value = "")]
+    label: String,
+    /// Input file (`-` for stdin).
+    #[arg(long = "in")]
+    input: String,
+    /// Output file (`-` for stdout).
+    #[arg(short = 'o', long = "out")]
+    out: String,
+}
+
+type CmdResult = Result<i32, String>;
+
+fn finish(context: &str, r: CmdResult) -> i32 {
+    r.unwrap_or_else(|message| crate::fail(context, message))
+}
+
+fn parse_hash(name: &str) -> Result<HashAlg, String> {
+    HashAlg::from_name(name)
+        .ok_or_else(|| format!("unknown hash '{name}' (use sha1, sha256, sha384 or sha512)"))
+}
+
+fn load_private(path: &str) -> Result<RsaPrivateKey, String> {
+    let bytes = read_input(path)?;
+    RsaPrivateKey::from_key_file(&bytes).map_err(|e| format!("'{path}': {e}"))
+}
+
+fn load_public(path: &str) -> Result<RsaPublicKey, String> {
+    let bytes = read_input(path)?;
+    RsaPublicKey::from_key_file(&bytes).map_err(|e| format!("'{path}': {e}"))
+}
+
+fn encoding(der: bool) -> Encoding {
+    if der { Encoding::Der } else { Encoding::Pem }
+}
+
+/// `redc genrsa`.
+pub fn genrsa(args: GenrsaArgs) -> i32 {
+    finish(
+        "genrsa",
+        (|| {
+            let e = parse_exponent(&args.e)?;
+            let show = args.bits >= 4096;
+            let mut progress = |stage: keygen::Progress| {
+                if show {
+                    let what = match stage {
+                        keygen::Progress::FirstPrime => "searching for the first prime",
+                        keygen::Progress::SecondPrime => "searching for the second prime",
+                        keygen::Progress::Assembling => "computing d and the CRT values",
+                    };
+                    eprintln!("redc genrsa: {} bits: {what}...", args.bits);
+                }
+            };
+            let key = keygen::generate_with_progress(args.bits, e, &mut os_rng(), &mut progress)
+                .map_err(|err| err.to_string())?;
+            let format = if args.format == "pkcs1" {
+                PrivateKeyFormat::Pkcs1
+            } else {
+                PrivateKeyFormat::Pkcs8
+            };
+            let file = key
+                .to_key_file(format, encoding(args.der))
+                .map_err(|err| err.to_string())?;
+            write_output(&args.out, &file, Secrecy::Secret)?;
+            if show {
+                eprintln!("redc genrsa: done");
+            }
+            Ok(0)
+        })(),
+    )
+}
+
+fn parse_exponent(text: &str) -> Result<u64, String> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse::<u64>(),
+    };
+    let e = parsed.map_err(|_| format!("--e '{text}': not a number below 2^64"))?;
+    if e < 3 || e % 2 == 0 {
+        return Err(format!("--e {e}: the public exponent must be odd and at least 3"));
+    }
+    Ok(e)
+}
+
+/// `redc pubout`.
+pub fn pubout(args: PuboutArgs) -> i32 {
+    finish(
+        "pubout",
+        (|| {
+            let key = load_public(&args.key)?;
+            let format = if args.format == "pkcs1" {
+                PublicKeyFormat::Pkcs1
+            } else {
+                PublicKeyFormat::Spki
+            };
+            let file = key
+                .to_key_file(format, encoding(args.der))
+                .map_err(|e| e.to_string())?;
+            write_output(&args.out, &file, Secrecy::Public)?;
+            Ok(0)
+        })(),
+    )
+}
+
+fn digest_of(hash: HashAlg, path: &str) -> Result<Vec<u8>, String> {
+    let mut hasher = hash.hasher();
+    stream_input(path, |chunk| hasher.update(chunk))?;
+    Ok(hasher.finalize())
+}
+
+/// `redc sign`.
+pub fn sign(args: SignArgs) -> i32 {
+    finish(
+        "sign",
+        (|| {
+            let hash = parse_hash(&args.hash)?;
+            if hash == HashAlg::Sha1 {
+                return Err(
+                    "SHA-1 is accepted for verification only; sign with sha256, sha384 or sha512".into(),
+                );
+            }
+            if args.salt_len.is_some() && args.scheme != "pss" {
+                return Err("--salt-len applies to --scheme pss only".into());
+            }
+            let key = load_private(&args.key)?;
+            let digest = digest_of(hash, &args.input)?;
+            let mut rng = os_rng();
+            let sig = match args.scheme.as_str() {
+                "pss" => key.sign_pss(&mut rng, hash, &digest, args.salt_len),
+                _ => key.sign_pkcs1v15(&mut rng, hash, &digest),
+            }
+            .map_err(|e| match e {
+                RsaError::MessageTooLong => {
+                    format!("the key is too small for {} with this salt length", hash.name())
+                }
+                other => other.to_string(),
+            })?;
+            write_output(&args.out, &sig, Secrecy::Public)?;
+            Ok(0)
+        })(),
+    )
+}
+
+/// `redc verify`: prints `Verified OK` (status 0) or `Verification failure` (status 1).
+pub fn verify(args: VerifyArgs) -> i32 {
+    finish(
+        "verify",
+        (|| {
+            let hash = parse_hash(&args.hash)?;
+            let salt = match args.salt_len.as_str() {
+                "auto" | "-1" => SaltLen::Auto,
+                n => SaltLen::Exact(
+                    n.parse()
+                        .map_err(|_| format!("--salt-len '{n}': a number of bytes or 'auto'"))?,
+                ),
+            };
+            let key = load_public(&args.key)?;
+            let sig = read_input(&args.sig)?;
+            let digest = digest_of(hash, &args.input)?;
+            // A malformed signature (wrong length, not below n) is a failure too;
+            // say why on stderr.
+            if let Err(e @ (RsaError::WrongLength { .. } | RsaError::OutOfRange)) = key.raw_public(&sig) {
+                eprintln!("redc verify: signature: {e}");
+                crate::outln("Verification failure");
+                return Ok(1);
+            }
+            let verdict = match args.scheme.as_str() {
+                "pss" => key.verify_pss(hash, &digest, &sig, salt),
+                _ => key.verify_pkcs1v15(hash, &digest, &sig),
+            };
+            if verdict.is_ok() {
+                crate::outln("Verified OK");
+                Ok(0)
+            } else {
+                crate::outln("Verification failure");
+                Ok(1)
+            }
+        })(),
+    )
+}
+
+fn parse_label(hex_text: &str) -> Result<Vec<u8>, String> {
+    hex::decode(hex_text).map_err(|_| format!("--label '{hex_text}': not an even number of hex digits"))
+}
+
+/// `redc encrypt`.
+pub fn encrypt(args: CryptArgs) -> i32 {
+    finish(
+        "encrypt",
+        (|| {
+            let hash = parse_hash(&args.hash)?;
+            let label = parse_label(&args.label)?;
+            if args.scheme == "pkcs1" && !label.is_empty() {
+                return Err("--label applies to --scheme oaep only".into());
+            }
+            let key = load_public(&args.key)?;
+            let msg = zeroize::Zeroizing::new(read_input(&args.input)?);
+            let mut rng = os_rng();
+            let ct = match args.scheme.as_str() {
+                "pkcs1" => key.encrypt_pkcs1v15(&mut rng, &msg),
+                _ => key.encrypt_oaep(&mut rng, hash, &label, &msg),
+            }
+            .map_err(|e| match e {
+                RsaError::MessageTooLong => format!(
+                    "message of {} bytes is too long for a {}-bit key with {}",
+                    msg.len(),
+                    key.bits(),
+                    if args.scheme == "pkcs1" {
+                        "PKCS#1 v1.5".to_string()
+                    } else {
+                        format!("OAEP-{}", hash.name())
+                    }
+                ),
+                other => other.to_string(),
+            })?;
+            write_output(&args.out, &ct, Secrecy::Public)?;
+            Ok(0)
+        })(),
+    )
+}
+
+/// `redc decrypt`: status 1 when the ciphertext does not decrypt (OAEP).
+pub fn decrypt(args: CryptArgs) -> i32 {
+    finish(
+        "decrypt",
+        (|| {
+            let hash = parse_hash(&args.hash)?;
+            let label = parse_label(&args.label)?;
+            if args.scheme == "pkcs1" && !label.is_empty() {
+                return Err("--label applies to --scheme oaep only".into());
+            }
+            let key = load_private(&args.key)?;
+            let ct = read_input(&args.input)?;
+            let mut rng = os_rng();
+            let result = match args.scheme.as_str() {
+                "pkcs1" => key.decrypt_pkcs1v15(&mut rng, &ct),
+                _ => key.decrypt_oaep(&mut rng, hash, &label, &ct),
+            };
+            match result {
+                Ok(msg) => {
+                    write_output(&args.out, &msg, Secrecy::Secret)?;
+                    Ok(0)
+                }
+                Err(RsaError::Decryption) => {
+                    eprintln!("redc decrypt: decryption failed");
+                    Ok(1)
+                }
+                Err(other) => Err(other.to_string()),
+            }
+        })(),
+    )
+}

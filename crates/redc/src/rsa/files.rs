@@ -1,0 +1,95 @@
+//! Key files: redc's keys to and from PKCS#8, PKCS#1 and SubjectPublicKeyInfo
+//! (PEM or DER), through [`crate::keyfile`] (RustCrypto's `pkcs1`, `pkcs8`,
+//! `spki` and `der`).
+
+use super::{Error, PrivateComponents, RsaPrivateKey, RsaPublicKey};
+use crate::keyfile::{
+    self, Encoding, KeyFileError, PrivateKeyFormat, PublicKeyFormat, RsaPrivateComponents,
+    RsaPublicComponents,
+};
+use core::fmt;
+use zeroize::Zeroizing;
+
+/// Why a key file could not be loaded: the file's encoding, or the numbers in it.
+#[derive(Debug)]
+pub enum KeyLoadError {
+    /// The file is not a readable key of a supported form.
+    File(KeyFileError),
+    /// The file parsed, but its numbers are not a usable RSA key.
+    Key(Error),
+}
+
+impl fmt::Display for KeyLoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeyLoadError::File(e) => e.fmt(f),
+            KeyLoadError::Key(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for KeyLoadError {}
+
+impl RsaPrivateKey {
+    /// Load a private key from any PEM or DER PKCS#8 or PKCS#1 file, as
+    /// OpenSSL writes them.
+    pub fn from_key_file(bytes: &[u8]) -> Result<RsaPrivateKey, KeyLoadError> {
+        let c = keyfile::decode_private_key(bytes).map_err(KeyLoadError::File)?;
+        RsaPrivateKey::from_private_components(&c).map_err(KeyLoadError::Key)
+    }
+
+    /// The key from decoded file components (all eight numbers are checked).
+    pub fn from_private_components(c: &RsaPrivateComponents) -> Result<RsaPrivateKey, Error> {
+        RsaPrivateKey::from_components(PrivateComponents {
+            n: &c.n,
+            e: &c.e,
+            d: &c.d,
+            p: &c.p,
+            q: &c.q,
+            crt: Some((&c.dp, &c.dq, &c.qinv)),
+        })
+    }
+
+    /// The eight numbers of the key, for a key file.
+    pub fn private_components(&self) -> RsaPrivateComponents {
+        RsaPrivateComponents {
+            n: self.public_key().n_bytes(),
+            e: self.public_key().e_bytes(),
+            d: self.d_bytes(),
+            p: self.p_bytes(),
+            q: self.q_bytes(),
+            dp: self.dp_bytes(),
+            dq: self.dq_bytes(),
+            qinv: self.qinv_bytes(),
+        }
+    }
+
+    /// The key as a file: PKCS#8 (`PRIVATE KEY`, OpenSSL 3's default) or
+    /// PKCS#1 (`RSA PRIVATE KEY`), PEM or DER. Wiped on drop.
+    pub fn to_key_file(
+        &self,
+        format: PrivateKeyFormat,
+        encoding: Encoding,
+    ) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+        keyfile::encode_private_key(&self.private_components(), format, encoding)
+    }
+}
+
+impl RsaPublicKey {
+    /// Load a public key from an SPKI or PKCS#1 public key file, or the
+    /// public half of any private key file, PEM or DER.
+    pub fn from_key_file(bytes: &[u8]) -> Result<RsaPublicKey, KeyLoadError> {
+        let c = keyfile::decode_public_key(bytes).map_err(KeyLoadError::File)?;
+        RsaPublicKey::new(&c.n, &c.e).map_err(KeyLoadError::Key)
+    }
+
+    /// The key as a file: SubjectPublicKeyInfo (`PUBLIC KEY`) or PKCS#1
+    /// (`RSA PUBLIC KEY`), PEM or DER.
+    pub fn to_key_file(&self, format: PublicKeyFormat, encoding: Encoding) -> Result<Vec<u8>, KeyFileError> {
+        let c = RsaPublicComponents {
+            n: self.n_bytes(),
+            e: self.e_bytes(),
+        };
+        keyfile::encode_public_key(&c, format, encoding)
+    }
+}

@@ -1,0 +1,168 @@
+//! The RFC 8017 schemes on redc's keys: RSASSA-PKCS1-v1_5 and RSASSA-PSS
+//! (section 8), RSAES-OAEP and RSAES-PKCS1-v1_5 (section 7). The byte
+//! encodings are in [`crate::padding`]; this file joins them to the RSA
+//! primitives.
+//!
+//! Signing and decryption go through the blinded, fault-checked private
+//! primitive. Decryption failures are the one opaque [`Error::Decryption`];
+//! PKCS#1 v1.5 decryption never fails on bad padding at all: it returns a
+//! synthetic message derived from the key and the ciphertext (implicit
+//! rejection, as OpenSSL 3.2 and later), computed without secret-dependent
+//! branches ([`crate::padding::eme_pkcs1v15_decode_implicit`]).
+
+use super::{Error, RsaPrivateKey, RsaPublicKey};
+use crate::hash::HashAlg;
+use crate::padding::{self, PaddingError, SaltLen};
+use rand_core::CryptoRng;
+use zeroize::Zeroizing;
+
+/// Every encoding failure means the message (or salt) does not fit the key.
+fn encoding_error(_: PaddingError) -> Error {
+    Error::MessageTooLong
+}
+
+fn check_digest(hash: HashAlg, digest: &[u8]) -> Result<(), Error> {
+    if digest.len() != hash.output_len() {
+        return Err(Error::WrongLength {
+            expected: hash.output_len(),
+            got: digest.len(),
+        });
+    }
+    Ok(())
+}
+
+impl RsaPrivateKey {
+    /// RSASSA-PKCS1-v1_5 signature (RFC 8017 8.2.1) of a message `digest`
+    /// made with `hash`; blinding from `rng`. Deterministic output.
+    ///
+    /// ```no_run
+    /// use redc::{hash::HashAlg, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+    /// let digest = HashAlg::Sha256.digest(b"hello");
+    /// let sig = key.sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest).unwrap();
+    /// key.public_key().verify_pkcs1v15(HashAlg::Sha256, &digest, &sig).unwrap();
+    /// ```
+    pub fn sign_pkcs1v15<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        digest: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        check_digest(hash, digest)?;
+        let em = padding::emsa_pkcs1v15_encode(hash, digest, self.size()).map_err(encoding_error)?;
+        Ok(self.raw_private(rng, &em)?.to_vec())
+    }
+
+    /// RSASSA-PSS signature (RFC 8017 8.1.1) of `digest`, MGF1 with the same
+    /// hash, a random salt of `salt_len` bytes (`None`: the hash length, as
+    /// RFC 8017 recommends and `openssl dgst -sigopt rsa_pss_saltlen:digest` does).
+    pub fn sign_pss<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        digest: &[u8],
+        salt_len: Option<usize>,
+    ) -> Result<Vec<u8>, Error> {
+        check_digest(hash, digest)?;
+        let em_bits = self.bits() - 1;
+        let salt_len = salt_len.unwrap_or(hash.output_len());
+        let em =
+            padding::emsa_pss_encode_random(hash, digest, salt_len, em_bits, rng).map_err(encoding_error)?;
+        let mut x = vec![0u8; self.size() - em.len()];
+        x.extend_from_slice(&em);
+        Ok(self.raw_private(rng, &x)?.to_vec())
+    }
+
+    /// RSAES-OAEP decryption (RFC 8017 7.1.2): label hash and MGF1 with
+    /// `hash`. Every failure is [`Error::Decryption`], except a ciphertext
+    /// of the wrong length or not below n (public facts).
+    pub fn decrypt_oaep<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        label: &[u8],
+        ciphertext: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let em = self.raw_private(rng, ciphertext).map_err(public_or_decryption)?;
+        let m = padding::eme_oaep_decode(hash, label, &em, self.size()).map_err(|_| Error::Decryption)?;
+        Ok(Zeroizing::new(m))
+    }
+
+    /// RSAES-PKCS1-v1_5 decryption (RFC 8017 7.2.2) with implicit rejection:
+    /// on invalid padding the result is a synthetic message derived from d
+    /// and the ciphertext, indistinguishable in timing from a real one.
+    /// Errors only for a ciphertext of the wrong length or not below n.
+    pub fn decrypt_pkcs1v15<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        ciphertext: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let em = self.raw_private(rng, ciphertext).map_err(public_or_decryption)?;
+        let d = self.d_bytes();
+        Ok(Zeroizing::new(padding::pkcs1v15_decrypt_implicit(
+            &em,
+            self.size(),
+            &d,
+            ciphertext,
+        )))
+    }
+}
+
+/// Input-shape errors stay descriptive (they are public); anything from
+/// inside the private operation becomes the opaque decryption error.
+fn public_or_decryption(e: Error) -> Error {
+    match e {
+        Error::WrongLength { .. } | Error::OutOfRange => e,
+        _ => Error::Decryption,
+    }
+}
+
+impl RsaPublicKey {
+    /// RSASSA-PKCS1-v1_5 verification (RFC 8017 8.2.2) of `sig` over `digest`.
+    pub fn verify_pkcs1v15(&self, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
+        check_digest(hash, digest)?;
+        let em = self.raw_public(sig).map_err(|_| Error::Verification)?;
+        if padding::emsa_pkcs1v15_verify(hash, digest, &em) {
+            Ok(())
+        } else {
+            Err(Error::Verification)
+        }
+    }
+
+    /// RSASSA-PSS verification (RFC 8017 8.1.2): the salt length exact or
+    /// recovered ([`SaltLen::Auto`]).
+    pub fn verify_pss(
+        &self,
+        hash: HashAlg,
+        digest: &[u8],
+        sig: &[u8],
+        salt_len: SaltLen,
+    ) -> Result<(), Error> {
+        check_digest(hash, digest)?;
+        let em = self.raw_public(sig).map_err(|_| Error::Verification)?;
+        if padding::emsa_pss_verify(hash, digest, &em, self.bits() - 1, salt_len) {
+            Ok(())
+        } else {
+            Err(Error::Verification)
+        }
+    }
+
+    /// RSAES-OAEP encryption (RFC 8017 7.1.1) with `hash` for the label and MGF1.
+    pub fn encrypt_oaep<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        label: &[u8],
+        msg: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let em =
+            padding::eme_oaep_encode_random(hash, label, msg, self.size(), rng).map_err(encoding_error)?;
+        self.raw_public(&em)
+    }
+
+    /// RSAES-PKCS1-v1_5 encryption (RFC 8017 7.2.1).
+    pub fn encrypt_pkcs1v15<R: CryptoRng + ?Sized>(&self, rng: &mut R, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let em = padding::eme_pkcs1v15_encode(msg, self.size(), rng).map_err(encoding_error)?;
+        self.raw_public(&em)
+    }
+}
