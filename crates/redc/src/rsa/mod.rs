@@ -14,9 +14,11 @@ pub mod prime;
 mod private;
 mod public;
 mod schemes;
+mod traits;
 
 pub use error::Error;
 pub use files::KeyLoadError;
+pub use traits::{RsaHash, Signature, pkcs1v15, pss};
 pub use private::{PrivateComponents, RsaPrivateKey};
 pub use public::{MAX_BITS, MIN_BITS, RsaPublicKey};
 
