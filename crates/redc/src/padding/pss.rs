@@ -143,7 +143,7 @@ fn top_byte_mask(em_len: usize, em_bits: usize) -> u8 {
 /// `em` is either the `emLen = ceil(em_bits / 8)`-byte encoding or the full
 /// `k`-byte RSAVP1 output: when `modBits - 1` is a multiple of 8 the latter
 /// is one byte longer, and this function checks that its first byte is zero
-/// and strips it. Any malformed input is simply `false`. The inputs are
+/// and strips it (any other length is rejected). Any malformed input is simply `false`. The inputs are
 /// public, so this makes no effort to be constant time.
 ///
 /// ```
@@ -167,7 +167,7 @@ pub fn emsa_pss_verify(hash: HashAlg, m_hash: &[u8], em: &[u8], em_bits: usize, 
     }
     let em = match em.len() {
         n if n == em_len => em,
-        n if n == em_len + 1 && em[0] == 0 => &em[1..],
+        n if n == em_len + 1 && em_bits % 8 == 0 && em[0] == 0 => &em[1..],
         _ => return false,
     };
     if em[em_len - 1] != 0xbc {
