@@ -246,7 +246,13 @@ pub fn decode_public_key(input: &[u8]) -> Result<RsaPublicComponents, KeyFileErr
 
 fn decode_any(input: &[u8]) -> Result<Decoded, KeyFileError> {
     if let Some(start) = find(input, b"-----BEGIN ") {
-        return decode_pem(&input[start..]);
+        // The first block only, as OpenSSL reads it: text before and after
+        // (explanatory text, a certificate) is ignored.
+        let block = &input[start..];
+        let end = find(block, b"-----END ")
+            .and_then(|e| find(&block[e + 9..], b"-----").map(|d| e + 9 + d + 5))
+            .unwrap_or(block.len());
+        return decode_pem(&block[..end]);
     }
     if input.first() == Some(&0x30) {
         return decode_der(input);

@@ -155,6 +155,22 @@ fn truncated_and_mislabelled() {
     let mut with_text = b"Bag Attributes\n  friendlyName: x\n".to_vec();
     with_text.extend_from_slice(&b64("RSA PRIVATE KEY", &der));
     assert!(decode_private_key(&with_text).is_ok());
+    // So is whatever follows the first block (another block, text), and CRLF line ends work.
+    let pub_pem = encode_public_key(&public, PublicKeyFormat::Spki, Encoding::Pem).unwrap();
+    let mut two_blocks = with_text.clone();
+    two_blocks.extend_from_slice(&pub_pem);
+    two_blocks.extend_from_slice(b"trailing text\n");
+    assert_eq!(decode_public_key(&two_blocks).unwrap(), public);
+    let mut pub_first = pub_pem.clone();
+    pub_first.extend_from_slice(&b64("RSA PRIVATE KEY", &der));
+    assert_eq!(
+        decode_private_key(&pub_first).unwrap_err(),
+        KeyFileError::PublicKeyOnly
+    );
+    let crlf = String::from_utf8(b64("RSA PRIVATE KEY", &der))
+        .unwrap()
+        .replace('\n', "\r\n");
+    assert!(decode_private_key(crlf.as_bytes()).is_ok());
     let k = decode_private_key(&der).unwrap();
     let p8 = encode_private_key(&k, PrivateKeyFormat::Pkcs8, Encoding::Der).unwrap();
     assert!(decode_private_key(&p8).is_ok());
