@@ -8,6 +8,7 @@ mod hw;
 mod io;
 mod mont;
 mod rsa_cmds;
+mod speed;
 
 use clap::{Parser, Subcommand};
 
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// One Montgomery product A*B*R^-1 mod N with a chosen algorithm.
     Mont(mont::MontArgs),
+    /// RSA sign and verify speed on in-memory keys (optionally beside OpenSSL).
+    Speed(speed::SpeedArgs),
     /// Benchmarks of the arithmetic kernels.
     Bench(bench::BenchArgs),
     /// Bit-accurate, cycle-counting models of the seed papers' hardware.
@@ -51,6 +54,7 @@ fn main() {
     };
     let status = match cli.command {
         Command::Mont(args) => mont::run(args),
+        Command::Speed(args) => speed::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Hw(args) => hw::run(args),
         Command::Genrsa(args) => rsa_cmds::genrsa(args),

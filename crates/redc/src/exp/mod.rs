@@ -203,3 +203,9 @@ pub fn pow_secret_dual(
 ) -> (Vec<u64>, Vec<u64>) {
     (window::pow_secret(p, bp, ep), window::pow_secret(q, bq, eq))
 }
+
+/// The name of the exponentiation kernel [`MontEngine`] uses on this
+/// machine ("portable" until a CPU-specific one is selected).
+pub fn kernel_name() -> &'static str {
+    "portable"
+}

@@ -14,7 +14,7 @@
 //! u = (t0, u_{s-1} .. u_0);  if u >= N: u = u - N
 //! ```
 //!
-//! The accumulator's bound is in [`super::acc`].
+//! The accumulator's bound is proven in `mont/acc.rs`.
 
 use super::acc::Acc;
 use crate::limb::reduce_once;

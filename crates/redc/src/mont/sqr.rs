@@ -3,7 +3,7 @@
 //! Seeds: 003_a59de62570b3e580.txt, section 7.2 (Shand and Vuillemin: a
 //! squaring computes each cross product once; they measured 1.29x);
 //! 001_e5e1fe9f4329e3ab.txt, FIPS (product scanning), whose column loop
-//! this shares ([`super::acc`]).
+//! this shares (`mont/acc.rs`).
 //!
 //! Column k of A^2 is `2 sum_{i<j, i+j=k} a_i a_j + [k even] a_{k/2}^2`:
 //! the cross products of a column are summed once, doubled once, and the
