@@ -25,6 +25,21 @@ pub struct BenchArgs {
 enum BenchWhat {
     /// Nanoseconds per Montgomery product, every variant and size.
     Mont(MontBenchArgs),
+    /// Key generation time, `redc genrsa` beside `openssl genrsa`, timed the same way.
+    Keygen(KeygenBenchArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct KeygenBenchArgs {
+    /// Key sizes in bits, comma separated.
+    #[arg(long, value_delimiter = ',', default_value = "2048,3072,4096")]
+    bits: Vec<usize>,
+    /// Keys generated per size and tool; the median is reported.
+    #[arg(long, default_value_t = 20)]
+    runs: usize,
+    /// Print a JSON array instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -47,6 +62,7 @@ struct MontBenchArgs {
 pub fn run(args: BenchArgs) -> i32 {
     match args.what {
         BenchWhat::Mont(args) => bench_mont(args),
+        BenchWhat::Keygen(args) => bench_keygen(args),
     }
 }
 
@@ -196,4 +212,90 @@ impl SplitMix {
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
     }
+}
+
+/// Median wall time of `redc genrsa` and `openssl genrsa`, each run as a
+/// process writing a PEM key to a temporary file, alternating the two so
+/// that machine noise falls on both.
+fn bench_keygen(args: KeygenBenchArgs) -> i32 {
+    use std::process::{Command, Stdio};
+    if args.runs == 0 {
+        return crate::fail("bench keygen", "--runs must be at least 1");
+    }
+    if let Some(&bad) = args.bits.iter().find(|&&b| !(1024..=16384).contains(&b)) {
+        return crate::fail(
+            "bench keygen",
+            format!("--bits {bad}: sizes from 1024 to 16384 bits"),
+        );
+    }
+    let redc = match std::env::current_exe() {
+        Ok(p) => p,
+        Err(e) => return crate::fail("bench keygen", e),
+    };
+    let out = std::env::temp_dir().join(format!("redc-keygen-bench-{}.pem", std::process::id()));
+    let out_s = out.to_string_lossy().into_owned();
+    let time = |cmd: &mut Command| -> Result<f64, String> {
+        let _ = std::fs::remove_file(&out);
+        let start = Instant::now();
+        let status = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| e.to_string())?;
+        let t = start.elapsed().as_secs_f64() * 1e3;
+        if !status.success() {
+            return Err(format!("{cmd:?} failed"));
+        }
+        Ok(t)
+    };
+    let progress = std::io::stderr().is_terminal();
+    let mut rows = Vec::new();
+    for &bits in &args.bits {
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for i in 0..args.runs {
+            if progress {
+                eprint!("\rbench keygen: {bits} bits, key {}/{}   ", i + 1, args.runs);
+            }
+            let b = bits.to_string();
+            match time(Command::new(&redc).args(["genrsa", "--bits", &b, "-o", &out_s])) {
+                Ok(t) => ours.push(t),
+                Err(e) => return crate::fail("bench keygen", e),
+            }
+            match time(Command::new("openssl").args(["genrsa", "-out", &out_s, &b])) {
+                Ok(t) => theirs.push(t),
+                Err(e) => return crate::fail("bench keygen", format!("openssl genrsa: {e}")),
+            }
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        rows.push((bits, median(&mut ours), median(&mut theirs)));
+    }
+    let _ = std::fs::remove_file(&out);
+    if progress {
+        eprint!("\r{:60}\r", "");
+    }
+    if args.json {
+        let json: Vec<_> = rows
+            .iter()
+            .map(|&(bits, r, o)| serde_json::json!({"bits": bits, "redc_ms": r, "openssl_ms": o, "runs": args.runs}))
+            .collect();
+        crate::outln(&serde_json::to_string_pretty(&json).expect("plain JSON"));
+    } else {
+        let mut text = format!(
+            "RSA key generation, median wall time of {} keys (process start included)\n",
+            args.runs
+        );
+        text += &format!(
+            "{:>6}{:>14}{:>18}{:>8}\n",
+            "bits", "redc genrsa", "openssl genrsa", "ratio"
+        );
+        for (bits, r, o) in rows {
+            text += &format!("{bits:>6}{:>11.1} ms{:>15.1} ms{:>7.2}x\n", r, o, o / r);
+        }
+        text += "ratio = openssl time / redc time (above 1: redc is faster)\n";
+        crate::out(&text);
+    }
+    0
 }
