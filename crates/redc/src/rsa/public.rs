@@ -34,8 +34,10 @@ impl RsaPublicKey {
     ///
     /// ```
     /// # use redc::rsa::RsaPublicKey;
-    /// let err = RsaPublicKey::new(&[0x0f; 64], &[1, 0, 1]);
-    /// assert!(err.is_ok());
+    /// // A 512-bit odd modulus (0xcfcf...cf) and e = 65537.
+    /// let key = RsaPublicKey::new(&[0xcf; 64], &[1, 0, 1]).unwrap();
+    /// assert_eq!(key.bits(), 512);
+    /// assert!(RsaPublicKey::new(&[0x0f; 64], &[1, 0, 1]).is_err()); // 508 bits: too small
     /// ```
     pub fn new(n: &[u8], e: &[u8]) -> Result<RsaPublicKey, Error> {
         Self::from_limbs(&limb::from_be_bytes(n), &limb::from_be_bytes(e))
