@@ -3,6 +3,13 @@
 use core::fmt;
 
 /// What went wrong in parsing a number or setting up Montgomery arithmetic.
+///
+/// ```
+/// use redc::{Error, mont::MontContext};
+/// let err = MontContext::from_hex("f0").unwrap_err();
+/// assert_eq!(err, Error::EvenModulus);
+/// assert_eq!(err.to_string(), "the modulus must be odd");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The text is empty or holds a character that is not a hex digit.

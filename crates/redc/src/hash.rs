@@ -21,6 +21,14 @@ use core::fmt;
 use sha2::Digest;
 
 /// A hash algorithm usable with PKCS#1 v1.5 signatures, PSS, OAEP and MGF1.
+///
+/// ```
+/// use redc::hash::HashAlg;
+/// let h: HashAlg = "SHA-384".parse().unwrap();
+/// assert_eq!(h, HashAlg::Sha384);
+/// assert_eq!(h.to_string(), "sha384");
+/// assert_eq!(h.digest(b"abc").len(), 48);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HashAlg {
     /// SHA-1 (20-byte output). Broken for collisions: accept it for
@@ -53,6 +61,11 @@ const PREFIX_SHA512: [u8; 19] = [
 
 impl HashAlg {
     /// Every algorithm, weakest first.
+    ///
+    /// ```
+    /// use redc::hash::HashAlg;
+    /// assert_eq!(HashAlg::ALL.map(|h| h.output_len()), [20, 32, 48, 64]);
+    /// ```
     pub const ALL: [HashAlg; 4] = [HashAlg::Sha1, HashAlg::Sha256, HashAlg::Sha384, HashAlg::Sha512];
 
     /// The canonical lower-case name, as OpenSSL spells it: `"sha1"`, `"sha256"`, ...
@@ -169,6 +182,13 @@ impl core::str::FromStr for HashAlg {
 }
 
 /// A hash name that [`HashAlg::from_name`] does not know.
+///
+/// ```
+/// use redc::hash::{HashAlg, UnknownHash};
+/// let err = "md5".parse::<HashAlg>().unwrap_err();
+/// assert_eq!(err, UnknownHash("md5".to_string()));
+/// assert!(err.to_string().starts_with("unknown hash 'md5'"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownHash(pub String);
 
@@ -193,11 +213,27 @@ enum Inner {
 }
 
 /// An incremental hash computation, made by [`HashAlg::hasher`].
+///
+/// ```
+/// use redc::hash::HashAlg;
+/// let mut h = HashAlg::Sha256.hasher();
+/// h.update(b"common prefix, ");
+/// let mut other = h.clone(); // fork the state
+/// h.update(b"one");
+/// other.update(b"two");
+/// assert_eq!(h.finalize(), HashAlg::Sha256.digest(b"common prefix, one"));
+/// assert_eq!(other.finalize(), HashAlg::Sha256.digest(b"common prefix, two"));
+/// ```
 #[derive(Clone)]
 pub struct Hasher(Inner);
 
 impl Hasher {
     /// The algorithm this hasher computes.
+    ///
+    /// ```
+    /// use redc::hash::HashAlg;
+    /// assert_eq!(HashAlg::Sha384.hasher().alg(), HashAlg::Sha384);
+    /// ```
     pub fn alg(&self) -> HashAlg {
         match self.0 {
             Inner::Sha1(_) => HashAlg::Sha1,
@@ -208,6 +244,14 @@ impl Hasher {
     }
 
     /// Absorb more data.
+    ///
+    /// ```
+    /// use redc::hash::HashAlg;
+    /// let mut h = HashAlg::Sha256.hasher();
+    /// h.update(b"hello ");
+    /// h.update(b"world");
+    /// assert_eq!(h.finalize(), HashAlg::Sha256.digest(b"hello world"));
+    /// ```
     pub fn update(&mut self, data: &[u8]) {
         match &mut self.0 {
             Inner::Sha1(h) => h.update(data),
@@ -218,6 +262,13 @@ impl Hasher {
     }
 
     /// The digest of everything absorbed, [`HashAlg::output_len`] bytes.
+    ///
+    /// ```
+    /// use redc::hash::HashAlg;
+    /// let d = HashAlg::Sha1.hasher().finalize(); // SHA-1 of nothing
+    /// assert_eq!(d.len(), 20);
+    /// assert_eq!(d[..4], [0xda, 0x39, 0xa3, 0xee]);
+    /// ```
     pub fn finalize(self) -> Vec<u8> {
         match self.0 {
             Inner::Sha1(h) => h.finalize().to_vec(),

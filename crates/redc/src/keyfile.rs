@@ -42,6 +42,19 @@ const LABEL_ENCRYPTED: &str = "ENCRYPTED PRIVATE KEY";
 /// The components of a two-prime RSA private key (RFC 8017 §A.1.2).
 /// Big-endian unsigned integers (no leading zero bytes), secrets zeroized on
 /// drop.
+///
+/// ```
+/// use redc::keyfile::RsaPrivateComponents;
+/// use zeroize::Zeroizing;
+/// // The toy key n = 61 * 53 = 3233, e = 17, d = 413 (lcm form).
+/// let z = |v: &[u8]| Zeroizing::new(v.to_vec());
+/// let key = RsaPrivateComponents {
+///     n: vec![0x0c, 0xa1], e: vec![17], d: z(&[0x01, 0x9d]), p: z(&[61]), q: z(&[53]),
+///     dp: z(&[53]), dq: z(&[49]), qinv: z(&[38]),
+/// };
+/// // Debug shows the public numbers only.
+/// assert_eq!(format!("{key:?}"), "RsaPrivateComponents { n: 0ca1, e: 11, .. }");
+/// ```
 #[derive(Clone)]
 pub struct RsaPrivateComponents {
     /// The modulus `n = p q`.
@@ -66,11 +79,14 @@ impl RsaPrivateComponents {
     /// The public half: `(n, e)`.
     ///
     /// ```
-    /// # use redc::keyfile::RsaPrivateComponents;
-    /// # fn f(key: &RsaPrivateComponents) {
-    /// let public = key.public();
-    /// assert_eq!(public.n, key.n);
-    /// # }
+    /// use redc::keyfile::{RsaPrivateComponents, RsaPublicComponents};
+    /// use zeroize::Zeroizing;
+    /// let z = |v: &[u8]| Zeroizing::new(v.to_vec());
+    /// let key = RsaPrivateComponents {
+    ///     n: vec![0x0c, 0xa1], e: vec![17], d: z(&[0x01, 0x9d]), p: z(&[61]), q: z(&[53]),
+    ///     dp: z(&[53]), dq: z(&[49]), qinv: z(&[38]),
+    /// };
+    /// assert_eq!(key.public(), RsaPublicComponents { n: vec![0x0c, 0xa1], e: vec![17] });
     /// ```
     pub fn public(&self) -> RsaPublicComponents {
         RsaPublicComponents {
@@ -91,6 +107,12 @@ impl fmt::Debug for RsaPrivateComponents {
 
 /// The components of an RSA public key. Big-endian unsigned integers (no
 /// leading zero bytes).
+///
+/// ```
+/// use redc::keyfile::RsaPublicComponents;
+/// let key = RsaPublicComponents { n: vec![0x0c, 0xa1], e: vec![17] };
+/// assert_eq!(format!("{key:?}"), "RsaPublicComponents { n: 0ca1, e: 11 }");
+/// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct RsaPublicComponents {
     /// The modulus `n`.
@@ -120,6 +142,21 @@ impl fmt::Debug for Hex<'_> {
 }
 
 /// The container of a private key.
+///
+/// ```
+/// use redc::keyfile::{Encoding, PrivateKeyFormat, RsaPrivateComponents, encode_private_key};
+/// use zeroize::Zeroizing;
+/// // The toy key n = 61 * 53 = 3233, e = 17, d = 413 (lcm form).
+/// let z = |v: &[u8]| Zeroizing::new(v.to_vec());
+/// let key = RsaPrivateComponents {
+///     n: vec![0x0c, 0xa1], e: vec![17], d: z(&[0x01, 0x9d]), p: z(&[61]), q: z(&[53]),
+///     dp: z(&[53]), dq: z(&[49]), qinv: z(&[38]),
+/// };
+/// let pkcs8 = encode_private_key(&key, PrivateKeyFormat::Pkcs8, Encoding::Pem).unwrap();
+/// assert!(pkcs8.starts_with(b"-----BEGIN PRIVATE KEY-----\n"));
+/// let pkcs1 = encode_private_key(&key, PrivateKeyFormat::Pkcs1, Encoding::Pem).unwrap();
+/// assert!(pkcs1.starts_with(b"-----BEGIN RSA PRIVATE KEY-----\n"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrivateKeyFormat {
     /// PKCS#8 `PrivateKeyInfo` (PEM label `PRIVATE KEY`): OpenSSL 3's default.
@@ -129,6 +166,15 @@ pub enum PrivateKeyFormat {
 }
 
 /// The container of a public key.
+///
+/// ```
+/// use redc::keyfile::{Encoding, PublicKeyFormat, RsaPublicComponents, encode_public_key};
+/// let key = RsaPublicComponents { n: vec![0x0c, 0xa1], e: vec![17] };
+/// let spki = encode_public_key(&key, PublicKeyFormat::Spki, Encoding::Pem).unwrap();
+/// assert!(spki.starts_with(b"-----BEGIN PUBLIC KEY-----\n"));
+/// let pkcs1 = encode_public_key(&key, PublicKeyFormat::Pkcs1, Encoding::Pem).unwrap();
+/// assert!(pkcs1.starts_with(b"-----BEGIN RSA PUBLIC KEY-----\n"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PublicKeyFormat {
     /// X.509 `SubjectPublicKeyInfo` (PEM label `PUBLIC KEY`): `openssl pkey -pubout`.
@@ -138,6 +184,17 @@ pub enum PublicKeyFormat {
 }
 
 /// The outer encoding of a key file.
+///
+/// ```
+/// use redc::keyfile::{Encoding, PublicKeyFormat, RsaPublicComponents, decode_public_key, encode_public_key};
+/// let key = RsaPublicComponents { n: vec![0x0c, 0xa1], e: vec![17] };
+/// let der = encode_public_key(&key, PublicKeyFormat::Spki, Encoding::Der).unwrap();
+/// assert_eq!(der[0], 0x30); // a DER SEQUENCE
+/// let pem = encode_public_key(&key, PublicKeyFormat::Spki, Encoding::Pem).unwrap();
+/// assert!(pem.ends_with(b"-----END PUBLIC KEY-----\n"));
+/// // Reading detects the encoding by itself.
+/// assert_eq!(decode_public_key(&der).unwrap(), decode_public_key(&pem).unwrap());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
     /// Base64 text between `-----BEGIN ...-----` lines (RFC 7468), LF line endings.
@@ -148,6 +205,15 @@ pub enum Encoding {
 
 /// Why a key file could not be read or written. `Display` is one line a
 /// command-line tool can print.
+///
+/// ```
+/// use redc::keyfile::*;
+/// let key = RsaPublicComponents { n: vec![0x0c, 0xa1], e: vec![17] };
+/// let pem = encode_public_key(&key, PublicKeyFormat::Spki, Encoding::Pem).unwrap();
+/// let err = decode_private_key(&pem).unwrap_err();
+/// assert_eq!(err, KeyFileError::PublicKeyOnly);
+/// assert_eq!(err.to_string(), "this is a public key; a private key is needed");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KeyFileError {
     /// Neither PEM text nor a DER structure.

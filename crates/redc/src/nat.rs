@@ -12,6 +12,13 @@ use crate::ct::Mask;
 use crate::limb::{self, adc, mac, sbb};
 
 /// `a * b`, `a.len() + b.len()` limbs (schoolbook).
+///
+/// ```
+/// use redc::nat::mul;
+/// // (2^64 - 1)^2 = 2^128 - 2^65 + 1
+/// assert_eq!(mul(&[u64::MAX], &[u64::MAX]), vec![1, u64::MAX - 1]);
+/// assert_eq!(mul(&[6, 0], &[7]), vec![42, 0, 0]);
+/// ```
 pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut out = vec![0u64; a.len() + b.len()];
     for (i, &bi) in b.iter().enumerate() {
@@ -29,6 +36,15 @@ pub fn mul(a: &[u64], b: &[u64]) -> Vec<u64> {
 ///
 /// Precondition: `m != 0` (an internal invariant: callers pass moduli they
 /// built). Constant time in the values of `x` and `m`.
+///
+/// ```
+/// use redc::nat::div_rem;
+/// assert_eq!(div_rem(&[100], &[7]), (vec![14], vec![2]));
+/// // 2^64 = 3 * 0x5555_5555_5555_5555 + 1
+/// let (q, r) = div_rem(&[0, 1], &[3]);
+/// assert_eq!(q, vec![0x5555_5555_5555_5555, 0]);
+/// assert_eq!(r, vec![1]);
+/// ```
 pub fn div_rem(x: &[u64], m: &[u64]) -> (Vec<u64>, Vec<u64>) {
     assert!(!limb::ct_is_zero(m).leak_bool(), "division by zero");
     let s = m.len();
@@ -58,6 +74,10 @@ pub fn div_rem(x: &[u64], m: &[u64]) -> (Vec<u64>, Vec<u64>) {
 }
 
 /// `x mod m` (see [`div_rem`]).
+///
+/// ```
+/// assert_eq!(redc::nat::rem(&[100, 0], &[7]), vec![2]);
+/// ```
 pub fn rem(x: &[u64], m: &[u64]) -> Vec<u64> {
     div_rem(x, m).1
 }
@@ -102,6 +122,13 @@ fn odd_part(x: &[u64]) -> (Vec<u64>, u64) {
 /// gcd comes from the binary algorithm in a fixed `64 (la + lb)` steps:
 /// with b odd, if a is odd replace (a, b) by (|a - b|, min(a, b)); halve a.
 /// Each step shrinks bits(a) + bits(b) by at least one until a = 0.
+///
+/// ```
+/// use redc::nat::gcd;
+/// assert_eq!(gcd(&[12], &[18]), vec![6]);
+/// // gcd(2^64, 6) = 2, in two limbs.
+/// assert_eq!(gcd(&[0, 1], &[6]), vec![2, 0]);
+/// ```
 pub fn gcd(a: &[u64], b: &[u64]) -> Vec<u64> {
     let len = a.len().max(b.len());
     let a = limb::resize(a, len).expect("fits");
@@ -144,6 +171,12 @@ pub fn gcd(a: &[u64], b: &[u64]) -> Vec<u64> {
 /// `u^-1 mod m` for odd `m > 1` and `u < m`, or `None` when gcd(u, m) != 1.
 /// Constant time in `u`: the binary extended algorithm in a fixed 128 steps.
 /// (Whether an inverse exists is revealed: callers reject such candidates.)
+///
+/// ```
+/// use redc::nat::inv_mod_word;
+/// assert_eq!(inv_mod_word(3, 7), Some(5)); // 3 * 5 = 15 = 1 mod 7
+/// assert_eq!(inv_mod_word(6, 9), None); // gcd(6, 9) = 3
+/// ```
 pub fn inv_mod_word(u: u64, m: u64) -> Option<u64> {
     assert!(m & 1 == 1 && m > 1);
     // Invariants: a = x u (mod m), b = y u (mod m), b odd.

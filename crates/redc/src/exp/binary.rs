@@ -10,6 +10,13 @@ use super::MontEngine;
 
 /// `base^exp mod n`, high-to-low binary method (003 Alg. 3). Variable time.
 /// `base < n` in the engine's limb count; `exp` any little-endian limbs.
+///
+/// ```
+/// use redc::exp::{MontEngine, binary};
+/// let engine = MontEngine::new(&[241]).unwrap(); // N = 241, prime
+/// assert_eq!(binary::pow_ltr_vartime(&engine, &[3], &[5]), vec![243 % 241]);
+/// assert_eq!(binary::pow_ltr_vartime(&engine, &[3], &[240]), vec![1]); // Fermat
+/// ```
 pub fn pow_ltr_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let mut ws = engine.workspace();
     let b = engine.to_mont(base, &mut ws);
@@ -25,6 +32,16 @@ pub fn pow_ltr_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u6
 }
 
 /// `base^exp mod n`, low-to-high binary method (003 Alg. 2). Variable time.
+///
+/// ```
+/// use redc::exp::{MontEngine, binary};
+/// let engine = MontEngine::new(&[241]).unwrap(); // N = 241, prime
+/// assert_eq!(binary::pow_rtl_vartime(&engine, &[3], &[5]), vec![243 % 241]);
+/// assert_eq!(
+///     binary::pow_rtl_vartime(&engine, &[7], &[1000]),
+///     binary::pow_ltr_vartime(&engine, &[7], &[1000]),
+/// );
+/// ```
 pub fn pow_rtl_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let mut ws = engine.workspace();
     let mut square = engine.to_mont(base, &mut ws);

@@ -12,6 +12,17 @@ use super::MontEngine;
 use crate::limb;
 
 /// `base^exp mod n` for a public `exp`. Variable time in `exp`.
+///
+/// ```
+/// use redc::exp::{MontEngine, binary, sliding};
+/// let engine = MontEngine::new(&[241]).unwrap(); // N = 241, prime
+/// assert_eq!(sliding::pow_public_vartime(&engine, &[3], &[5]), vec![243 % 241]);
+/// // e = 65537 takes the dedicated path; the result is the same.
+/// assert_eq!(
+///     sliding::pow_public_vartime(&engine, &[3], &[65537]),
+///     binary::pow_ltr_vartime(&engine, &[3], &[65537]),
+/// );
+/// ```
 pub fn pow_public_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let mut ws = engine.workspace();
     let exp = limb::trim_vartime(exp);

@@ -28,6 +28,13 @@ use zeroize::Zeroize;
 
 /// Cost, in eighths of a product, of the constant-time p-bit window method
 /// for a k-bit exponent modulo an s-limb modulus (products plus gathers).
+///
+/// ```
+/// use redc::exp::window::window_cost;
+/// // 1024-bit exponent, 16-limb modulus, 5-bit windows: 1253 products and
+/// // 205 gathers of 32 entries (in eighths of a product).
+/// assert_eq!(window_cost(1024, 16, 5), 8 * 1253 + 205 * 32 / 16);
+/// ```
 pub fn window_cost(k: usize, s: usize, p: usize) -> usize {
     let windows = k.div_ceil(p);
     let products = ((1usize << p) - 2) + k.saturating_sub(p) + windows.saturating_sub(1);
@@ -35,6 +42,14 @@ pub fn window_cost(k: usize, s: usize, p: usize) -> usize {
 }
 
 /// The window width in 1..=7 that minimises [`window_cost`] (smaller on ties).
+///
+/// ```
+/// use redc::exp::window::{window_bits, window_cost};
+/// assert_eq!(window_bits(1024, 16), 5);
+/// assert_eq!(window_bits(1, 1), 1);
+/// let best = window_bits(2048, 32);
+/// assert!((1..=7).all(|p| window_cost(2048, 32, best) <= window_cost(2048, 32, p)));
+/// ```
 pub fn window_bits(k: usize, s: usize) -> usize {
     (1..=7)
         .min_by_key(|&p| (window_cost(k, s, p), p))
@@ -45,6 +60,13 @@ pub fn window_bits(k: usize, s: usize) -> usize {
 ///
 /// Preconditions: `base < n`, `base.len()` = the engine's limb count;
 /// `exp` any length (the length is public). Returns s limbs, fully reduced.
+///
+/// ```
+/// use redc::exp::{MontEngine, window};
+/// let engine = MontEngine::new(&[241]).unwrap(); // N = 241, prime
+/// assert_eq!(window::pow_secret(&engine, &[3], &[5]), vec![243 % 241]);
+/// assert_eq!(window::pow_secret(&engine, &[3], &[240, 0]), vec![1]); // Fermat
+/// ```
 pub fn pow_secret(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let s = engine.limbs();
     let k = 64 * exp.len();
@@ -98,6 +120,14 @@ fn window_at(exp: &[u64], pos: usize, p: usize) -> u64 {
 }
 
 /// `out = table[digit]`, reading every entry (constant time in `digit`).
+///
+/// ```
+/// use redc::exp::window::gather;
+/// let table = [10, 11, 20, 21, 30, 31]; // three entries of s = 2 limbs
+/// let mut out = [0u64; 2];
+/// gather(&mut out, &table, 2, 2);
+/// assert_eq!(out, [30, 31]);
+/// ```
 pub fn gather(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
     out.fill(0);
     for (i, entry) in table.chunks_exact(s).enumerate() {

@@ -24,6 +24,17 @@ use crate::limb::{adc, reduce_once};
 /// Preconditions: `a, b < n`, `n` odd; `out`, `a`, `b`, `n` of length `s`;
 /// `scratch` at least `s + 1` limbs. `n0` is unused (the bit-serial quotient
 /// is the low bit of T, because -N^-1 = 1 mod 2).
+///
+/// ```
+/// use redc::mont::{MontContext, bitserial};
+/// let ctx = MontContext::new(&[u64::MAX, u64::MAX >> 1]).unwrap(); // N = 2^127 - 1, R = 2^128
+/// let a = ctx.to_mont(&[3]).unwrap();
+/// let b = ctx.to_mont(&[u64::MAX, 1]).unwrap(); // 2^65 - 1
+/// let mut out = [0u64; 2];
+/// bitserial::mont_mul(&mut out, &a, &b, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+/// // 3 (2^65 - 1) = 5 * 2^64 + (2^64 - 3)
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![u64::MAX - 2, 5]);
+/// ```
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], _n0: u64, scratch: &mut [u64]) {
     let s = n.len();
     assert!(a.len() == s && b.len() == s && out.len() == s && scratch.len() > s);

@@ -23,6 +23,17 @@ use crate::limb::reduce_once;
 ///
 /// Preconditions: `a, b < n`; `out`, `a`, `b`, `n` of length `s`;
 /// `n0 = -n^-1 mod 2^64`. `scratch` at least `s` limbs (it holds the m_j).
+///
+/// ```
+/// use redc::mont::{MontContext, fips};
+/// let ctx = MontContext::new(&[u64::MAX, u64::MAX >> 1]).unwrap(); // N = 2^127 - 1, R = 2^128
+/// let a = ctx.to_mont(&[3]).unwrap();
+/// let b = ctx.to_mont(&[u64::MAX, 1]).unwrap(); // 2^65 - 1
+/// let mut out = [0u64; 2];
+/// fips::mont_mul(&mut out, &a, &b, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+/// // 3 (2^65 - 1) = 5 * 2^64 + (2^64 - 3)
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![u64::MAX - 2, 5]);
+/// ```
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let top = core(out, a, b, n, n0, scratch);
     reduce_once(out, top, n);
@@ -33,6 +44,18 @@ pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scrat
 /// Same preconditions as [`mont_mul`] except that `a, b < 2n` suffice when
 /// `4n < R` (then the value is below 2n and the top limb is 0). Shared with
 /// the almost-Montgomery variant.
+///
+/// ```
+/// use redc::{limb, mont::{MontContext, fips}};
+/// let ctx = MontContext::new(&[u64::MAX, u64::MAX >> 1]).unwrap(); // N = 2^127 - 1
+/// let a = ctx.to_mont(&[3]).unwrap();
+/// let b = ctx.to_mont(&[u64::MAX, 1]).unwrap();
+/// let mut out = [0u64; 2];
+/// let top = fips::core(&mut out, &a, &b, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+/// // (top, out) < 2N: the final subtraction is the caller's.
+/// limb::reduce_once(&mut out, top, ctx.modulus());
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![u64::MAX - 2, 5]);
+/// ```
 pub fn core(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) -> u64 {
     let s = n.len();
     assert!(a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s);

@@ -33,14 +33,42 @@ use crate::limb::{self, LIMB_BITS};
 ///
 /// Preconditions shared by all: `out`, `a`, `b`, `n` of length `s`; `n` odd;
 /// `n0 = -n^-1 mod 2^64`; `scratch.len() >= scratch_len(s)`.
+///
+/// ```
+/// use redc::mont::{Kernel, MontContext, Variant};
+/// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+/// let kernel: Kernel = Variant::Cios.kernel();
+/// let (a, b) = (ctx.to_mont(&[17]).unwrap(), ctx.to_mont(&[30]).unwrap());
+/// let mut out = [0u64; 1];
+/// kernel(&mut out, &a, &b, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![17 * 30 % 241]);
+/// ```
 pub type Kernel = fn(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]);
 
 /// Scratch limbs every kernel is content with, for an `s`-limb modulus.
+///
+/// ```
+/// use redc::mont::{MontContext, scratch_len};
+/// assert_eq!(scratch_len(16), 34);
+/// let ctx = MontContext::new(&[1, 1]).unwrap(); // two limbs
+/// assert_eq!(ctx.scratch().len(), scratch_len(2));
+/// ```
 pub fn scratch_len(s: usize) -> usize {
     2 * s + 2
 }
 
 /// The Montgomery multiplication algorithms, by the names the command line uses.
+///
+/// ```
+/// use redc::mont::{MontContext, Variant};
+/// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+/// let a = ctx.to_mont(&[17]).unwrap();
+/// // Every variant computes the same squares (Sqr and Almost included).
+/// for v in Variant::ALL {
+///     let sq = ctx.square(v, &a).unwrap();
+///     assert_eq!(ctx.from_mont(&sq).unwrap(), vec![17 * 17 % 241], "{v}");
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     /// Radix 2, one bit of A per step ([`bitserial`]).
@@ -67,6 +95,13 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant, in the order `redc mont --list` prints them.
+    ///
+    /// ```
+    /// use redc::mont::Variant;
+    /// assert_eq!(Variant::ALL.len(), 10);
+    /// assert_eq!(Variant::ALL[0], Variant::Bitserial);
+    /// assert!(Variant::ALL.contains(&Variant::DEFAULT));
+    /// ```
     pub const ALL: [Variant; 10] = [
         Variant::Bitserial,
         Variant::Sos,
@@ -81,9 +116,19 @@ impl Variant {
     ];
 
     /// The library's default, chosen from the benchmark in docs/BENCHMARKS.md.
+    ///
+    /// ```
+    /// assert_eq!(redc::mont::Variant::DEFAULT.name(), "fips");
+    /// ```
     pub const DEFAULT: Variant = Variant::Fips;
 
     /// The command-line name.
+    ///
+    /// ```
+    /// use redc::mont::Variant;
+    /// assert_eq!(Variant::ItohEnhanced.name(), "itoh-enhanced");
+    /// assert_eq!(Variant::Cios.to_string(), "cios"); // Display is the name
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Variant::Bitserial => "bitserial",
@@ -100,6 +145,12 @@ impl Variant {
     }
 
     /// The variant with this command-line name.
+    ///
+    /// ```
+    /// use redc::{Error, mont::Variant};
+    /// assert_eq!(Variant::from_name("sos"), Ok(Variant::Sos));
+    /// assert_eq!(Variant::from_name("karatsuba"), Err(Error::UnknownVariant("karatsuba".into())));
+    /// ```
     pub fn from_name(name: &str) -> Result<Variant, Error> {
         Variant::ALL
             .into_iter()
@@ -109,6 +160,16 @@ impl Variant {
 
     /// The kernel. For [`Variant::Sqr`] it squares `a` and does not read `b`;
     /// for [`Variant::Almost`] the result is only below 2N.
+    ///
+    /// ```
+    /// use redc::mont::{MontContext, Variant};
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// let a = ctx.to_mont(&[17]).unwrap();
+    /// let mut out = [0u64; 1];
+    /// // The squaring kernel reads only `a`.
+    /// Variant::Sqr.kernel()(&mut out, &a, &a, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+    /// assert_eq!(ctx.from_mont(&out).unwrap(), vec![17 * 17 % 241]);
+    /// ```
     pub fn kernel(self) -> Kernel {
         match self {
             Variant::Bitserial => bitserial::mont_mul,
@@ -132,6 +193,17 @@ impl core::fmt::Display for Variant {
 }
 
 /// Montgomery arithmetic modulo one odd N >= 3 (public).
+///
+/// ```
+/// use redc::mont::{MontContext, Variant};
+/// // N = 2^127 - 1, two limbs; R = 2^128.
+/// let ctx = MontContext::new(&[u64::MAX, u64::MAX >> 1]).unwrap();
+/// assert_eq!((ctx.limbs(), ctx.bits()), (2, 127));
+/// let a = ctx.to_mont(&[3]).unwrap();
+/// let b = ctx.to_mont(&[u64::MAX, 1]).unwrap(); // 2^65 - 1
+/// let ab = ctx.mul(Variant::Fips, &a, &b).unwrap();
+/// assert_eq!(ctx.from_mont(&ab).unwrap(), vec![u64::MAX - 2, 5]); // 3 (2^65 - 1)
+/// ```
 #[derive(Clone, Debug)]
 pub struct MontContext {
     /// N, exactly s limbs, top limb non-zero.
@@ -146,6 +218,13 @@ impl MontContext {
     /// Set up Montgomery arithmetic modulo `n` (little-endian limbs; high zero
     /// limbs are ignored). Errors: [`Error::EvenModulus`], [`Error::ModulusTooSmall`].
     /// Runs in time that depends on `n`, which is public.
+    ///
+    /// ```
+    /// use redc::{Error, mont::MontContext};
+    /// assert_eq!(MontContext::new(&[241, 0]).unwrap().modulus(), [241]);
+    /// assert_eq!(MontContext::new(&[240]).unwrap_err(), Error::EvenModulus);
+    /// assert_eq!(MontContext::new(&[1]).unwrap_err(), Error::ModulusTooSmall);
+    /// ```
     pub fn new(n: &[u64]) -> Result<MontContext, Error> {
         let n = limb::trim_vartime(n).to_vec();
         if n.len() == 1 && n[0] < 3 {
@@ -160,42 +239,90 @@ impl MontContext {
     }
 
     /// Parse a hex modulus and set up the context.
+    ///
+    /// ```
+    /// use redc::{Error, mont::MontContext};
+    /// assert_eq!(MontContext::from_hex("0xF1").unwrap().modulus(), [241]);
+    /// assert_eq!(MontContext::from_hex("g").unwrap_err(), Error::InvalidHex);
+    /// ```
     pub fn from_hex(hex: &str) -> Result<MontContext, Error> {
         MontContext::new(&limb::from_hex(hex)?)
     }
 
     /// s, the number of 64-bit limbs of N.
+    ///
+    /// ```
+    /// use redc::mont::MontContext;
+    /// assert_eq!(MontContext::new(&[1, 1]).unwrap().limbs(), 2); // 2^64 + 1
+    /// ```
     pub fn limbs(&self) -> usize {
         self.n.len()
     }
 
     /// Bit length of N.
+    ///
+    /// ```
+    /// use redc::mont::MontContext;
+    /// assert_eq!(MontContext::from_hex("f1").unwrap().bits(), 8);
+    /// ```
     pub fn bits(&self) -> usize {
         limb::bit_len_vartime(&self.n)
     }
 
     /// N, s limbs.
+    ///
+    /// ```
+    /// use redc::mont::MontContext;
+    /// assert_eq!(MontContext::new(&[241, 0, 0]).unwrap().modulus(), [241]);
+    /// ```
     pub fn modulus(&self) -> &[u64] {
         &self.n
     }
 
     /// n0' = -N^-1 mod 2^64.
+    ///
+    /// ```
+    /// use redc::mont::MontContext;
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// assert_eq!(241u64.wrapping_mul(ctx.n0()), u64::MAX); // N n0' = -1 mod 2^64
+    /// ```
     pub fn n0(&self) -> u64 {
         self.n0
     }
 
     /// R^2 mod N, s limbs.
+    ///
+    /// ```
+    /// use redc::mont::MontContext;
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// let r = ((1u128 << 64) % 241) as u64; // R mod N
+    /// assert_eq!(ctx.r_squared(), [r * r % 241]);
+    /// ```
     pub fn r_squared(&self) -> &[u64] {
         &self.rr
     }
 
     /// Scratch of the right size for [`MontContext::mul_into`].
+    ///
+    /// ```
+    /// use redc::mont::{MontContext, scratch_len};
+    /// let ctx = MontContext::new(&[1, 1]).unwrap();
+    /// assert_eq!(ctx.scratch().len(), scratch_len(2));
+    /// ```
     pub fn scratch(&self) -> Vec<u64> {
         vec![0; scratch_len(self.limbs())]
     }
 
     /// Copy `x` (any number of limbs) into s limbs, checking `x < N`.
     /// The check's outcome is revealed (it is an input-validation error).
+    ///
+    /// ```
+    /// use redc::{Error, mont::MontContext};
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// assert_eq!(ctx.reduced(&[17, 0, 0]).unwrap(), vec![17]);
+    /// assert_eq!(ctx.reduced(&[241]), Err(Error::OperandNotReduced));
+    /// assert_eq!(ctx.reduced(&[1, 1]), Err(Error::OperandNotReduced));
+    /// ```
     pub fn reduced(&self, x: &[u64]) -> Result<Vec<u64>, Error> {
         let x = limb::resize(x, self.limbs()).map_err(|_| Error::OperandNotReduced)?;
         if !limb::ct_lt(&x, &self.n).leak_bool() {
@@ -211,6 +338,17 @@ impl MontContext {
     /// Panics unless `a, b, out` have s limbs and `scratch` has
     /// [`scratch_len`]`(s)`: lengths are a programming contract. Values must
     /// be reduced (`< N`); the result is then exact.
+    ///
+    /// ```
+    /// use redc::mont::{MontContext, Variant};
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// let (a, b) = (ctx.to_mont(&[17]).unwrap(), ctx.to_mont(&[30]).unwrap());
+    /// let (mut out, mut scratch) = ([0u64; 1], ctx.scratch());
+    /// for v in [Variant::Sos, Variant::Almost] {
+    ///     ctx.mul_into(v, &mut out, &a, &b, &mut scratch);
+    ///     assert_eq!(ctx.from_mont(&out).unwrap(), vec![17 * 30 % 241]);
+    /// }
+    /// ```
     pub fn mul_into(&self, v: Variant, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
         assert!(scratch.len() >= scratch_len(self.limbs()));
         if v == Variant::Almost {
@@ -226,6 +364,15 @@ impl MontContext {
     /// `a * b * R^-1 mod N`, fully reduced. `a` and `b` may have any length
     /// but must be below N. [`Variant::Sqr`] is [`Error::SquareOnly`]: use
     /// [`MontContext::square`]. [`Variant::Almost`] needs 4N < R.
+    ///
+    /// ```
+    /// use redc::{Error, mont::{MontContext, Variant}};
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// let (a, b) = (ctx.to_mont(&[17]).unwrap(), ctx.to_mont(&[30]).unwrap());
+    /// let ab = ctx.mul(Variant::Cihs, &a, &b).unwrap();
+    /// assert_eq!(ctx.from_mont(&ab).unwrap(), vec![17 * 30 % 241]);
+    /// assert_eq!(ctx.mul(Variant::Sqr, &a, &b), Err(Error::SquareOnly));
+    /// ```
     pub fn mul(&self, v: Variant, a: &[u64], b: &[u64]) -> Result<Vec<u64>, Error> {
         if v == Variant::Sqr {
             return Err(Error::SquareOnly);
@@ -234,6 +381,14 @@ impl MontContext {
     }
 
     /// `a * a * R^-1 mod N`, fully reduced, with any variant.
+    ///
+    /// ```
+    /// use redc::mont::{MontContext, Variant};
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// let a = ctx.to_mont(&[17]).unwrap();
+    /// let aa = ctx.square(Variant::Sqr, &a).unwrap();
+    /// assert_eq!(ctx.from_mont(&aa).unwrap(), vec![17 * 17 % 241]);
+    /// ```
     pub fn square(&self, v: Variant, a: &[u64]) -> Result<Vec<u64>, Error> {
         self.product(v, a, a)
     }
@@ -250,11 +405,25 @@ impl MontContext {
     }
 
     /// x R mod N: into Montgomery form. `x < N`.
+    ///
+    /// ```
+    /// use redc::mont::MontContext;
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// // 1 in Montgomery form is R mod N.
+    /// assert_eq!(ctx.to_mont(&[1]).unwrap(), vec![((1u128 << 64) % 241) as u64]);
+    /// ```
     pub fn to_mont(&self, x: &[u64]) -> Result<Vec<u64>, Error> {
         self.mul(Variant::DEFAULT, x, &self.rr)
     }
 
     /// y R^-1 mod N: out of Montgomery form. `y < N`.
+    ///
+    /// ```
+    /// use redc::mont::MontContext;
+    /// let ctx = MontContext::from_hex("f1").unwrap(); // N = 241, R = 2^64
+    /// let x = ctx.to_mont(&[42]).unwrap();
+    /// assert_eq!(ctx.from_mont(&x).unwrap(), vec![42]);
+    /// ```
     pub fn from_mont(&self, y: &[u64]) -> Result<Vec<u64>, Error> {
         self.mul(Variant::DEFAULT, y, &[1])
     }

@@ -21,6 +21,17 @@ use crate::limb::{adc, mac, reduce_once};
 ///
 /// Preconditions: `a, b < n`; `out`, `a`, `b`, `n` of length `s`; `scratch` at
 /// least `2s + 1` limbs; `n0 = -n^-1 mod 2^64`.
+///
+/// ```
+/// use redc::mont::{MontContext, sos};
+/// let ctx = MontContext::new(&[u64::MAX, u64::MAX >> 1]).unwrap(); // N = 2^127 - 1, R = 2^128
+/// let a = ctx.to_mont(&[3]).unwrap();
+/// let b = ctx.to_mont(&[u64::MAX, 1]).unwrap(); // 2^65 - 1
+/// let mut out = [0u64; 2];
+/// sos::mont_mul(&mut out, &a, &b, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+/// // 3 (2^65 - 1) = 5 * 2^64 + (2^64 - 3)
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![u64::MAX - 2, 5]);
+/// ```
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = n.len();
     assert!(a.len() == s && b.len() == s && out.len() == s && scratch.len() > 2 * s);
@@ -40,6 +51,18 @@ pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scrat
 ///
 /// Preconditions: `t.len() == 2s + 1`, `t[2s] == 0`, `t < n * R` (true for a
 /// product of two reduced operands). `t` is overwritten.
+///
+/// ```
+/// use redc::{mont::{MontContext, sos}, nat};
+/// let ctx = MontContext::new(&[u64::MAX, u64::MAX >> 1]).unwrap(); // N = 2^127 - 1
+/// let a = ctx.to_mont(&[3]).unwrap();
+/// let b = ctx.to_mont(&[u64::MAX, 1]).unwrap();
+/// let mut t = nat::mul(&a, &b); // 2s limbs, below N R
+/// t.push(0); // the 2s + 1 limbs redc works in
+/// let mut out = [0u64; 2];
+/// sos::redc(&mut out, &mut t, ctx.modulus(), ctx.n0());
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![u64::MAX - 2, 5]);
+/// ```
 pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     let s = n.len();
     assert!(t.len() == 2 * s + 1 && out.len() == s);

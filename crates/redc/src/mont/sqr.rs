@@ -32,6 +32,15 @@ use crate::limb::reduce_once;
 ///
 /// Preconditions: `a < n`; `out`, `a`, `n` of length `s`; `scratch` at least
 /// `s` limbs (it holds the m_j); `n0 = -n^-1 mod 2^64`.
+///
+/// ```
+/// use redc::mont::{MontContext, sqr};
+/// let ctx = MontContext::new(&[u64::MAX, u64::MAX >> 1]).unwrap(); // N = 2^127 - 1
+/// let a = ctx.to_mont(&[1 << 40]).unwrap();
+/// let mut out = [0u64; 2];
+/// sqr::mont_sqr(&mut out, &a, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![0, 1 << 16]); // 2^80
+/// ```
 pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = n.len();
     assert!(a.len() == s && out.len() == s && scratch.len() >= s);

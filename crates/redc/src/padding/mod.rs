@@ -49,6 +49,13 @@ pub use pss::{SaltLen, emsa_pss_encode, emsa_pss_encode_random, emsa_pss_verify,
 ///
 /// Encoding errors say what to fix; every decoding failure is the single
 /// opaque [`PaddingError::Decryption`] so that it cannot serve as an oracle.
+///
+/// ```
+/// use redc::{hash::HashAlg, padding::{PaddingError, emsa_pkcs1v15_encode}};
+/// let err = emsa_pkcs1v15_encode(HashAlg::Sha256, &[0u8; 20], 256).unwrap_err();
+/// assert_eq!(err, PaddingError::WrongDigestLength { len: 20, expected: 32 });
+/// assert_eq!(err.to_string(), "wrong digest length: 20 bytes, the hash gives 32");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PaddingError {
     /// The message is longer than the scheme allows for this modulus.

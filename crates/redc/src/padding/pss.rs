@@ -9,6 +9,16 @@ use super::mgf1::mgf1_xor;
 use crate::hash::HashAlg;
 
 /// The salt length a PSS verifier expects.
+///
+/// ```
+/// use redc::{hash::HashAlg, padding::{SaltLen, emsa_pss_encode, emsa_pss_verify}};
+/// let h = HashAlg::Sha256;
+/// let m_hash = h.digest(b"m");
+/// let em = emsa_pss_encode(h, &m_hash, &[1u8; 20], 1023).unwrap();
+/// assert!(emsa_pss_verify(h, &m_hash, &em, 1023, SaltLen::Exact(20)));
+/// assert!(emsa_pss_verify(h, &m_hash, &em, 1023, SaltLen::Auto));
+/// assert!(!emsa_pss_verify(h, &m_hash, &em, 1023, SaltLen::Exact(32)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SaltLen {
     /// Exactly this many bytes (OpenSSL `rsa_pss_saltlen:N`; the usual

@@ -8,6 +8,13 @@
 use core::fmt;
 
 /// An RSA error.
+///
+/// ```
+/// use redc::rsa::{Error, RsaPublicKey};
+/// let err = RsaPublicKey::new(&[0xff; 64], &[2]).unwrap_err(); // e even
+/// assert_eq!(err, Error::InvalidExponent);
+/// assert_eq!(err.to_string(), "invalid public exponent: it must be odd, at least 3 and below n");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// The key's numbers are not a valid RSA key; the text says why.

@@ -23,6 +23,12 @@ pub use private::{PrivateComponents, RsaPrivateKey};
 pub use public::{MAX_BITS, MIN_BITS, RsaPublicKey};
 
 /// The operating system's random generator as a [`rand_core::CryptoRng`].
+///
+/// ```
+/// use redc::rsa::{keygen, os_rng};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// assert_eq!(key.bits(), 1024);
+/// ```
 pub fn os_rng() -> rand_core::UnwrapErr<getrandom::SysRng> {
     rand_core::UnwrapErr(getrandom::SysRng)
 }

@@ -9,11 +9,32 @@ use crate::exp::MontEngine;
 use crate::limb;
 
 /// Smallest and largest moduli accepted, in bits.
+///
+/// ```
+/// use redc::rsa::{Error, MIN_BITS, RsaPublicKey};
+/// assert_eq!(MIN_BITS, 512);
+/// assert_eq!(RsaPublicKey::new(&[0xff; 63], &[3]), Err(Error::UnsupportedKeySize(504)));
+/// ```
 pub const MIN_BITS: usize = 512;
 /// See [`MIN_BITS`].
+///
+/// ```
+/// use redc::rsa::{Error, MAX_BITS, RsaPublicKey};
+/// assert_eq!(MAX_BITS, 16384);
+/// let too_big = vec![u64::MAX; MAX_BITS / 64 + 1];
+/// assert_eq!(RsaPublicKey::from_limbs(&too_big, &[3]), Err(Error::UnsupportedKeySize(MAX_BITS + 64)));
+/// ```
 pub const MAX_BITS: usize = 16384;
 
 /// An RSA public key (n, e).
+///
+/// ```
+/// use redc::rsa::{RsaPublicKey, keygen, os_rng};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let public: RsaPublicKey = key.to_public_key();
+/// assert_eq!(public.bits(), 1024);
+/// assert_eq!(RsaPublicKey::new(&public.n_bytes(), &public.e_bytes()).unwrap(), public);
+/// ```
 #[derive(Clone, Debug)]
 pub struct RsaPublicKey {
     e: Vec<u64>,
@@ -44,6 +65,15 @@ impl RsaPublicKey {
     }
 
     /// [`RsaPublicKey::new`] from little-endian limbs.
+    ///
+    /// ```
+    /// use redc::rsa::{Error, RsaPublicKey};
+    /// let key = RsaPublicKey::from_limbs(&[u64::MAX; 8], &[65537]).unwrap();
+    /// assert_eq!(key.bits(), 512);
+    /// let mut even = [u64::MAX; 8];
+    /// even[0] -= 1;
+    /// assert_eq!(RsaPublicKey::from_limbs(&even, &[65537]), Err(Error::InvalidKey("the modulus is even")));
+    /// ```
     pub fn from_limbs(n: &[u64], e: &[u64]) -> Result<RsaPublicKey, Error> {
         let n = limb::trim_vartime(n);
         let bits = limb::bit_len_vartime(n);
@@ -64,31 +94,69 @@ impl RsaPublicKey {
     }
 
     /// Modulus size in bits.
+    ///
+    /// ```
+    /// use redc::rsa::RsaPublicKey;
+    /// let n = [&[0x01][..], &[0xff; 64]].concat(); // 2^513 - 1
+    /// assert_eq!(RsaPublicKey::new(&n, &[3]).unwrap().bits(), 513);
+    /// ```
     pub fn bits(&self) -> usize {
         self.bits
     }
 
     /// Modulus size in bytes, k in RFC 8017.
+    ///
+    /// ```
+    /// use redc::rsa::RsaPublicKey;
+    /// let n = [&[0x01][..], &[0xff; 64]].concat(); // 513 bits
+    /// assert_eq!(RsaPublicKey::new(&n, &[3]).unwrap().size(), 65);
+    /// ```
     pub fn size(&self) -> usize {
         self.bits.div_ceil(8)
     }
 
     /// n, big-endian, no leading zeros.
+    ///
+    /// ```
+    /// use redc::rsa::RsaPublicKey;
+    /// let key = RsaPublicKey::new(&[&[0, 0][..], &[0xff; 64]].concat(), &[3]).unwrap();
+    /// assert_eq!(key.n_bytes(), [0xff; 64]); // leading zeros dropped
+    /// ```
     pub fn n_bytes(&self) -> Vec<u8> {
         trimmed_be(self.engine.modulus())
     }
 
     /// e, big-endian, no leading zeros.
+    ///
+    /// ```
+    /// use redc::rsa::RsaPublicKey;
+    /// let key = RsaPublicKey::new(&[0xff; 64], &[0, 1, 0, 1]).unwrap();
+    /// assert_eq!(key.e_bytes(), [1, 0, 1]);
+    /// ```
     pub fn e_bytes(&self) -> Vec<u8> {
         trimmed_be(&self.e)
     }
 
     /// e, little-endian limbs.
+    ///
+    /// ```
+    /// use redc::rsa::RsaPublicKey;
+    /// let key = RsaPublicKey::new(&[0xff; 64], &[1, 0, 1]).unwrap();
+    /// assert_eq!(key.e(), [65537]);
+    /// ```
     pub fn e(&self) -> &[u64] {
         &self.e
     }
 
     /// The Montgomery engine of n.
+    ///
+    /// ```
+    /// use redc::rsa::RsaPublicKey;
+    /// let key = RsaPublicKey::new(&[0xff; 64], &[3]).unwrap();
+    /// assert_eq!(key.engine().modulus(), [u64::MAX; 8]);
+    /// // 2^3 mod n, with the engine directly.
+    /// assert_eq!(key.engine().pow_public_vartime(&[2], &[3]).unwrap()[0], 8);
+    /// ```
     pub fn engine(&self) -> &MontEngine {
         &self.engine
     }
@@ -118,6 +186,17 @@ impl RsaPublicKey {
 
     /// RSAEP / RSAVP1: `x^e mod n` on k-byte big-endian strings.
     /// Errors: [`Error::WrongLength`], [`Error::OutOfRange`].
+    ///
+    /// ```
+    /// use redc::rsa::{Error, RsaPublicKey};
+    /// let key = RsaPublicKey::new(&[0xff; 64], &[3]).unwrap();
+    /// let mut x = [0u8; 64];
+    /// x[63] = 2;
+    /// let y = key.raw_public(&x).unwrap();
+    /// assert_eq!((y.len(), y[63]), (64, 8)); // 2^3
+    /// assert_eq!(key.raw_public(&[2]), Err(Error::WrongLength { expected: 64, got: 1 }));
+    /// assert_eq!(key.raw_public(&[0xff; 64]), Err(Error::OutOfRange)); // x = n
+    /// ```
     pub fn raw_public(&self, x: &[u8]) -> Result<Vec<u8>, Error> {
         let v = self.input_limbs(x)?;
         let y = self

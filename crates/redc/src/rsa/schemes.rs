@@ -35,9 +35,9 @@ impl RsaPrivateKey {
     /// RSASSA-PKCS1-v1_5 signature (RFC 8017 8.2.1) of a message `digest`
     /// made with `hash`; blinding from `rng`. Deterministic output.
     ///
-    /// ```no_run
+    /// ```
     /// use redc::{hash::HashAlg, rsa::{keygen, os_rng}};
-    /// let key = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
     /// let digest = HashAlg::Sha256.digest(b"hello");
     /// let sig = key.sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest).unwrap();
     /// key.public_key().verify_pkcs1v15(HashAlg::Sha256, &digest, &sig).unwrap();
@@ -56,6 +56,16 @@ impl RsaPrivateKey {
     /// RSASSA-PSS signature (RFC 8017 8.1.1) of `digest`, MGF1 with the same
     /// hash, a random salt of `salt_len` bytes (`None`: the hash length, as
     /// RFC 8017 recommends and `openssl dgst -sigopt rsa_pss_saltlen:digest` does).
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, padding::SaltLen, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let digest = HashAlg::Sha256.digest(b"hello");
+    /// let sig = key.sign_pss(&mut os_rng(), HashAlg::Sha256, &digest, None).unwrap();
+    /// assert_eq!(sig.len(), key.size());
+    /// let public = key.public_key();
+    /// public.verify_pss(HashAlg::Sha256, &digest, &sig, SaltLen::Exact(32)).unwrap();
+    /// ```
     pub fn sign_pss<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
@@ -76,6 +86,16 @@ impl RsaPrivateKey {
     /// RSAES-OAEP decryption (RFC 8017 7.1.2): label hash and MGF1 with
     /// `hash`. Every failure is [`Error::Decryption`], except a ciphertext
     /// of the wrong length or not below n (public facts).
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, rsa::{Error, keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let ct = key.public_key().encrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"label", b"secret").unwrap();
+    /// let pt = key.decrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"label", &ct).unwrap();
+    /// assert_eq!(pt.as_slice(), b"secret");
+    /// let wrong_label = key.decrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"other", &ct);
+    /// assert_eq!(wrong_label, Err(Error::Decryption));
+    /// ```
     pub fn decrypt_oaep<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
@@ -92,6 +112,20 @@ impl RsaPrivateKey {
     /// on invalid padding the result is a synthetic message derived from d
     /// and the ciphertext, indistinguishable in timing from a real one.
     /// Errors only for a ciphertext of the wrong length or not below n.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let ct = key.public_key().encrypt_pkcs1v15(&mut os_rng(), b"secret").unwrap();
+    /// let pt = key.decrypt_pkcs1v15(&mut os_rng(), &ct).unwrap();
+    /// assert_eq!(pt.as_slice(), b"secret");
+    /// // A ciphertext with bad padding gives a synthetic message, not an error,
+    /// // and the same one every time.
+    /// let mut bad = ct.clone();
+    /// bad[10] ^= 1;
+    /// let synthetic = key.decrypt_pkcs1v15(&mut os_rng(), &bad).unwrap();
+    /// assert_eq!(synthetic, key.decrypt_pkcs1v15(&mut os_rng(), &bad).unwrap());
+    /// ```
     pub fn decrypt_pkcs1v15<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
@@ -119,6 +153,17 @@ fn public_or_decryption(e: Error) -> Error {
 
 impl RsaPublicKey {
     /// RSASSA-PKCS1-v1_5 verification (RFC 8017 8.2.2) of `sig` over `digest`.
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, rsa::{Error, keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let digest = HashAlg::Sha384.digest(b"hello");
+    /// let mut sig = key.sign_pkcs1v15(&mut os_rng(), HashAlg::Sha384, &digest).unwrap();
+    /// let public = key.public_key();
+    /// assert_eq!(public.verify_pkcs1v15(HashAlg::Sha384, &digest, &sig), Ok(()));
+    /// sig[0] ^= 1;
+    /// assert_eq!(public.verify_pkcs1v15(HashAlg::Sha384, &digest, &sig), Err(Error::Verification));
+    /// ```
     pub fn verify_pkcs1v15(&self, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
         check_digest(hash, digest)?;
         let em = self.raw_public(sig).map_err(|_| Error::Verification)?;
@@ -131,6 +176,18 @@ impl RsaPublicKey {
 
     /// RSASSA-PSS verification (RFC 8017 8.1.2): the salt length exact or
     /// recovered ([`SaltLen::Auto`]).
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, padding::SaltLen, rsa::{Error, keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let digest = HashAlg::Sha256.digest(b"hello");
+    /// let sig = key.sign_pss(&mut os_rng(), HashAlg::Sha256, &digest, Some(10)).unwrap();
+    /// let public = key.public_key();
+    /// assert_eq!(public.verify_pss(HashAlg::Sha256, &digest, &sig, SaltLen::Auto), Ok(()));
+    /// assert_eq!(public.verify_pss(HashAlg::Sha256, &digest, &sig, SaltLen::Exact(10)), Ok(()));
+    /// let other = HashAlg::Sha256.digest(b"other");
+    /// assert_eq!(public.verify_pss(HashAlg::Sha256, &other, &sig, SaltLen::Auto), Err(Error::Verification));
+    /// ```
     pub fn verify_pss(
         &self,
         hash: HashAlg,
@@ -148,6 +205,17 @@ impl RsaPublicKey {
     }
 
     /// RSAES-OAEP encryption (RFC 8017 7.1.1) with `hash` for the label and MGF1.
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, rsa::{Error, keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let public = key.public_key();
+    /// let ct = public.encrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"", b"secret").unwrap();
+    /// assert_eq!(ct.len(), public.size());
+    /// // At most k - 2 hLen - 2 = 128 - 66 = 62 bytes fit.
+    /// let long = public.encrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"", &[0; 63]);
+    /// assert_eq!(long, Err(Error::MessageTooLong));
+    /// ```
     pub fn encrypt_oaep<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
@@ -161,6 +229,14 @@ impl RsaPublicKey {
     }
 
     /// RSAES-PKCS1-v1_5 encryption (RFC 8017 7.2.1).
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let ct = key.public_key().encrypt_pkcs1v15(&mut os_rng(), b"secret").unwrap();
+    /// assert_eq!(ct.len(), 128);
+    /// assert_eq!(key.decrypt_pkcs1v15(&mut os_rng(), &ct).unwrap().as_slice(), b"secret");
+    /// ```
     pub fn encrypt_pkcs1v15<R: CryptoRng + ?Sized>(&self, rng: &mut R, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let em = padding::eme_pkcs1v15_encode(msg, self.size(), rng).map_err(encoding_error)?;
         self.raw_public(&em)

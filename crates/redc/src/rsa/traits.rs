@@ -23,8 +23,19 @@ use pkcs8::{EncodePrivateKey, PrivateKeyInfoRef, SecretDocument};
 use spki::{Document, EncodePublicKey, SubjectPublicKeyInfoRef};
 
 /// A hash function RSA signatures can use, tied to its [`HashAlg`].
+///
+/// ```
+/// use redc::{hash::HashAlg, rsa::RsaHash};
+/// assert_eq!(<sha2::Sha256 as RsaHash>::ALG, HashAlg::Sha256);
+/// assert_eq!(<sha1::Sha1 as RsaHash>::ALG.output_len(), 20);
+/// ```
 pub trait RsaHash {
     /// The algorithm.
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, rsa::RsaHash};
+    /// assert_eq!(<sha2::Sha512 as RsaHash>::ALG, HashAlg::Sha512);
+    /// ```
     const ALG: HashAlg;
 }
 
@@ -42,11 +53,29 @@ impl RsaHash for sha2::Sha512 {
 }
 
 /// An RSA signature: k big-endian bytes.
+///
+/// ```
+/// use redc::rsa::{Signature, keygen, os_rng, pkcs1v15::SigningKey};
+/// use signature::{SignatureEncoding, Signer};
+/// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+/// let sig: Signature = signer.sign(b"hi");
+/// let bytes: Box<[u8]> = sig.to_bytes();
+/// assert_eq!(bytes.len(), 128);
+/// assert_eq!(Signature::try_from(&bytes[..]).unwrap(), sig);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature(Box<[u8]>);
 
 impl Signature {
     /// The signature bytes.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
+    /// use signature::Signer;
+    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+    /// let sig = signer.sign(b"hi");
+    /// assert_eq!(sig.as_bytes().len(), 128);
+    /// ```
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
     }
@@ -89,10 +118,10 @@ pub mod pkcs1v15 {
 
     /// A private key that signs with RSASSA-PKCS1-v1_5 and hash `D`.
     ///
-    /// ```no_run
+    /// ```
     /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
     /// use signature::{Signer, Verifier};
-    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(2048, 65537, &mut os_rng()).unwrap());
+    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
     /// let sig = signer.sign(b"hi");
     /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
     /// ```
@@ -116,6 +145,14 @@ pub mod pkcs1v15 {
 
     impl<D: RsaHash> SigningKey<D> {
         /// Wrap a private key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+        /// use signature::Signer;
+        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let sig = signer.sign(b"hi");
+        /// assert_eq!(sig.as_bytes().len(), 128);
+        /// ```
         pub fn new(key: RsaPrivateKey) -> Self {
             SigningKey {
                 key,
@@ -123,10 +160,25 @@ pub mod pkcs1v15 {
             }
         }
         /// The matching verifying key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+        /// use signature::{Signer, Verifier};
+        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let sig = signer.sign(b"hi");
+        /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
+        /// assert!(signer.verifying_key().verify(b"ho", &sig).is_err());
+        /// ```
         pub fn verifying_key(&self) -> VerifyingKey<D> {
             VerifyingKey::new(self.key.to_public_key())
         }
         /// The private key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// assert_eq!(signer.key().bits(), 1024);
+        /// ```
         pub fn key(&self) -> &RsaPrivateKey {
             &self.key
         }
@@ -134,6 +186,15 @@ pub mod pkcs1v15 {
 
     impl<D: RsaHash> VerifyingKey<D> {
         /// Wrap a public key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pkcs1v15::{SigningKey, VerifyingKey}};
+        /// use signature::{Signer, Verifier};
+        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let sig = signer.sign(b"hi");
+        /// let verifier = VerifyingKey::<sha2::Sha256>::new(signer.key().to_public_key());
+        /// assert!(verifier.verify(b"hi", &sig).is_ok());
+        /// ```
         pub fn new(key: RsaPublicKey) -> Self {
             VerifyingKey {
                 key,
@@ -141,6 +202,12 @@ pub mod pkcs1v15 {
             }
         }
         /// The public key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// assert_eq!(signer.verifying_key().key(), signer.key().public_key());
+        /// ```
         pub fn key(&self) -> &RsaPublicKey {
             &self.key
         }
@@ -196,10 +263,10 @@ pub mod pss {
 
     /// A private key that signs with RSASSA-PSS, MGF1 and hash `D`.
     ///
-    /// ```no_run
+    /// ```
     /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
     /// use signature::{Signer, Verifier};
-    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(2048, 65537, &mut os_rng()).unwrap());
+    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
     /// let sig = signer.sign(b"hi");
     /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
     /// ```
@@ -222,6 +289,14 @@ pub mod pss {
 
     impl<D: RsaHash> SigningKey<D> {
         /// Wrap a private key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
+        /// use signature::Signer;
+        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let sig = signer.sign(b"hi");
+        /// assert_eq!(sig.as_bytes().len(), 128);
+        /// ```
         pub fn new(key: RsaPrivateKey) -> Self {
             SigningKey {
                 key,
@@ -229,6 +304,15 @@ pub mod pss {
             }
         }
         /// The matching verifying key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
+        /// use signature::{Signer, Verifier};
+        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let sig = signer.sign(b"hi");
+        /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
+        /// assert!(signer.verifying_key().verify(b"ho", &sig).is_err());
+        /// ```
         pub fn verifying_key(&self) -> VerifyingKey<D> {
             VerifyingKey::new(self.key.to_public_key())
         }
@@ -236,6 +320,15 @@ pub mod pss {
 
     impl<D: RsaHash> VerifyingKey<D> {
         /// Wrap a public key.
+        ///
+        /// ```
+        /// use redc::rsa::{keygen, os_rng, pss::{SigningKey, VerifyingKey}};
+        /// use signature::{RandomizedSigner, Verifier};
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let verifier = VerifyingKey::<sha2::Sha256>::new(key.to_public_key());
+        /// let sig = SigningKey::<sha2::Sha256>::new(key).sign_with_rng(&mut os_rng(), b"hi");
+        /// assert!(verifier.verify(b"hi", &sig).is_ok());
+        /// ```
         pub fn new(key: RsaPublicKey) -> Self {
             VerifyingKey {
                 key,
