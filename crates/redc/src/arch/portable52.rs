@@ -4,7 +4,7 @@
 //!
 //! Numbers are little-endian vectors of 52-bit digits held in `u64`. For a
 //! modulus m of `d` digits, R = 2^(52 d), and `d` is chosen so that 4m < R
-//! (`d = ceil((bits + 2) / 52)`: 20, 30, 40 digits for 1024, 1536, 2048 bits).
+//! (`d` = 4 ceil((bits + 2) / 208): 20, 32, 40 digits for 1024, 1536, 2048 bits).
 //!
 //! # Almost-Montgomery multiplication (seed 002, Algorithm 1)
 //!
@@ -38,9 +38,11 @@ pub const MASK: u64 = (1 << DIGIT_BITS) - 1;
 /// Exponent window width in bits (32-entry table).
 pub const WINDOW: usize = 5;
 
-/// Digits needed for an odd modulus of `bits` bits so that 4m < R = 2^(52 d).
+/// Digits used for an odd modulus of `bits` bits: the least multiple of 4
+/// with 4m < R = 2^(52 d) (the vector kernels work on whole registers of
+/// four digits per half: 20, 32, 40 digits for 1024, 1536, 2048 bits).
 pub fn digits_for_bits(bits: usize) -> usize {
-    (bits + 2).div_ceil(DIGIT_BITS as usize)
+    (bits + 2).div_ceil(4 * DIGIT_BITS as usize) * 4
 }
 
 /// Little-endian u64 limbs to `d` 52-bit digits (bits beyond 52 d dropped).

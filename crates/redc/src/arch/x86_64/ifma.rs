@@ -7,46 +7,66 @@
 //! digit j of the p operand and lane 2j + 1 digit j of the q operand, so a zmm
 //! register holds four digit positions of each (register r: positions
 //! 4r..4r+3), and 2 x 20 digits fill 5 registers exactly. Broadcasting "digit
-//! i of b" is one 128-bit broadcast of the pair (b_p[i], b_q[i]); shifting the
-//! accumulator down one digit is one VALIGNQ by two lanes per register. Every
+//! i of b" is one 128-bit broadcast of the pair (b_p[i], b_q[i]). Every
 //! instruction serves both halves, so the two independent dependency chains of
 //! the CRT exponentiation are interleaved at the finest grain. A single
 //! exponentiation uses the same kernels with both halves equal.
 //!
-//! # Multiplication: operand scanning, quotient computed in the vector unit
+//! # Multiplication: operand scanning into a fixed-position window
 //!
-//! Step i (i = 0..d) works in the frame "position k = digit i + k" and adds
+//! d = 4 NR steps (d is a multiple of 4; see `portable52::digits_for_bits`).
+//! Step i = 4g + s adds a_j b_i and n_j y_i at positions i + j (lo halves)
+//! and i + j + 1 (hi halves). The accumulator does not move: the operands do.
+//! `Shifted` holds a and n shifted up by 0..=4 digits, so each step is, for
+//! every register r of a window of NR + 1 registers (slot r = positions
+//! 4(g + r)..+3), two IFMAs into `wa[r]` (the a b part) and two into `wn[r]`
+//! (the n y part): no VALIGNQ per step, and no register chains more than two
+//! IFMAs per step (8 cycles). Every 4 steps the window slides one register
+//! (register renaming in the unrolled code).
+//!
+//! # The quotient chain, in broadcast form
+//!
+//! y_i needs position i in full, carries included. That value, x0, is kept
+//! separately with (p, q) in every lane pair, so y = lo(x0 k0) needs no
+//! shuffle (IFMA reads only the low 52 bits of x0: no masking either):
 //!
 //! ```text
-//! W = lo(A b_i) + hi(A b_{i-1})            (independent of the quotient chain)
-//! X = acc + W + hi(N y_{i-1})              (the high halves of the previous step, now aligned)
-//! y_i = lo(X_0 k0)  (mod 2^52: IFMA reads only the low 52 bits of X_0, so no masking)
-//! T = X + lo(N y_i)                        (position 0 of T is 0 mod 2^52)
-//! acc = (T >> one digit) + (T_0 >> 52)     (VALIGNQ by 2 lanes; the carry of position 0)
+//! y_i      = lo(x0_i k0)
+//! c_i      = (x0_i + 2^52 - 1) >> 52      the carry out of position i after + lo(n0 y_i)
+//! x0_{i+1} = [bcast(position i+1 of wa + wn) + lo(a0 b_{i+1})] + lo(n1 y_i) + hi(n0 y_i) + c_i
 //! ```
 //!
-//! and a last half step adds hi(A b_{d-1}) + hi(N y_{d-1}). The quotient chain
-//! per step is IFMA (hi N y) -> add -> IFMA (y) -> broadcast -> IFMA (lo N y) ->
-//! shift/carry: about 14 cycles, below the 4 NR + 1 IFMA issue cycles of a step
-//! (21 for NR = 5), so the kernel is bound by multiplier throughput; no
-//! accumulator chains more than two IFMAs per step (W's two are off the chain).
+//! The bracket does not depend on y_i (it is read before step i's n part),
+//! and c_i does not wait for y_i (x0 = H 2^52 + L; L + lo(n0 y) is 0 or 2^52,
+//! the latter exactly when L != 0), so the chain per step is IFMA (y), IFMA
+//! (lo n1 y, hi n0 y with c as addend), one add: about 10 cycles, measured
+//! 2.9 ns per step with the accumulation removed. The accumulators never get
+//! carries: positions below d are dropped, and the carry out of position
+//! d - 1 (c_{d-1}) is added to position d at the end.
+//!
+//! # Dedicated squaring
+//!
+//! For a^2, step i adds only a_j a_i with j >= i: off-diagonal terms (j > i)
+//! into `wa`, which is doubled where it is read (in 64-bit lanes: doubling
+//! there is not limited by IFMA's 52-bit inputs), the diagonal lo/hi(a_i^2)
+//! into `wn`. Registers wholly below the diagonal are skipped, so the a part
+//! costs about half. [`sqr_dual`] uses it up to [`DEDICATED_SQR_MAX_NR`]
+//! registers, where it measured faster than the product.
 //!
 //! # Lane bound (no overflow of the 64-bit lanes)
 //!
-//! Every lane starts at 0. In one step a position receives at most lo(a b) +
-//! hi(a b) + lo(n y) + hi(n y) < 4 * 2^52, in the squaring at most 2 (lo + hi)
-//! of the doubled off-diagonal part plus lo + hi of the diagonal (itself at most
-//! lo + hi, the doubled and the diagonal terms never both at the same position
-//! and step) plus lo(n y) + hi(n y) < 6 * 2^52, and at most 2^8 from a
-//! position-0 carry. A position is live for at most d + 1 steps, so a lane stays
-//! below (6 (d + 1) + 1) 2^52 <= 247 * 2^52 < 2^60 for d <= 40: no lane
-//! overflows, and the carry of position 0 (the lane >> 52) is below 2^8.
+//! Every lane starts at 0 and only receives IFMA halves (each < 2^52). Per
+//! step a position receives at most lo + hi of one a b (or a_i a_j) product and
+//! lo + hi of one n y product, i.e. < 4 * 2^52 over wa and wn, and it is live
+//! for at most d + 1 steps; with wa doubled for a square the sum stays below
+//! 6 (d + 1) 2^52 <= 246 * 2^52 < 2^60 for d <= 40, and x0 adds one carry
+//! (< 2^8) to such a sum. No lane overflows.
 //!
 //! # Almost-Montgomery bound
 //!
 //! The result is (a b + Y m) / R with Y < R = 2^(52 d); for a, b < 2m and
 //! 4m < R it is below 2m (proof in `arch::portable52`), so it fits d digits
-//! and outputs are valid inputs. d = ceil((bits + 2) / 52) guarantees 4m < R.
+//! and outputs are valid inputs. d = 4 ceil((bits + 2) / 208) guarantees 4m < R.
 //!
 //! # Normalisation (constant time)
 //!
@@ -64,6 +84,8 @@
 #![allow(clippy::incompatible_msrv)]
 // Register arrays indexed by a constant-bound counter unroll into registers.
 #![allow(clippy::needless_range_loop)]
+// `for_r!` compares a constant slot with `NR - 1`.
+#![allow(clippy::int_plus_one)]
 
 use core::arch::x86_64::*;
 
@@ -117,19 +139,23 @@ pub struct DualMod<const NR: usize> {
     pub n: Lanes<NR>,
     /// (k0_p, k0_q) repeated: -n^-1 mod 2^52 per half.
     pub k0: Lanes<1>,
-    /// Digit count d (the number of steps; R = 2^(52 d)).
+    /// Digit count d = 4 NR (the number of steps; R = 2^(52 d)).
     pub d: usize,
+    /// The moduli shifted by 0..=4 digit positions.
+    pub nsh: Shifted<NR>,
 }
 
 impl<const NR: usize> DualMod<NR> {
-    /// Interleave two prepared moduli; they must have the same digit count d <= 4 NR.
+    /// Interleave two prepared moduli; they must have the same digit count d = 4 NR.
     pub fn new(p: &Modulus52, q: &Modulus52) -> Self {
-        assert!(p.d == q.d && p.d <= 4 * NR);
+        assert!(p.d == q.d && p.d == 4 * NR);
         let k = [p.k0, q.k0, p.k0, q.k0, p.k0, q.k0, p.k0, q.k0];
+        let n = Lanes::interleave(&p.m, &q.m);
         DualMod {
-            n: Lanes::interleave(&p.m, &q.m),
+            n,
             k0: Lanes([k]),
             d: p.d,
+            nsh: Shifted::new(&n),
         }
     }
 }
@@ -153,23 +179,207 @@ macro_rules! bcast_digit {
     }};
 }
 
-/// Lane mask of the positions p in register r (lanes 2(p - 4r), +1) with p >= lim.
-#[inline(always)]
-fn mask_ge(r: usize, lim: isize) -> u8 {
-    let sh = (lim - 4 * r as isize).clamp(0, 4) as u32;
-    (0xffu16 << (2 * sh)) as u8
+/// An operand shifted up by s = 0..=4 digit positions, for s in 0..5:
+/// `v[s][r]` (r < NR) and `top[s]` (r = NR) hold positions 4r..4r+3 of
+/// (operand << 52 s), so that the product of digit j with b_i lands in the
+/// accumulator register of its position without shifting the accumulator.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug)]
+pub struct Shifted<const NR: usize> {
+    v: [[[u64; 8]; NR]; 5],
+    top: [[u64; 8]; 5],
 }
 
-/// Lane mask of position p == pos in register r (zero if not in this register).
-#[inline(always)]
-fn mask_eq(r: usize, pos: isize) -> u8 {
-    let k = pos - 4 * r as isize;
-    if (0..4).contains(&k) { 0b11 << (2 * k) } else { 0 }
+impl<const NR: usize> Shifted<NR> {
+    /// The shifted copies of `x`, built with scalar code (for the public modulus).
+    pub fn new(x: &Lanes<NR>) -> Self {
+        let mut out = Shifted {
+            v: [[[0; 8]; NR]; 5],
+            top: [[0; 8]; 5],
+        };
+        for s in 0..5 {
+            for j in 0..4 * NR {
+                let pos = j + s;
+                for h in 0..2 {
+                    let val = x.0[j / 4][2 * (j % 4) + h];
+                    let lane = 2 * (pos % 4) + h;
+                    if pos / 4 < NR {
+                        out.v[s][pos / 4][lane] = val;
+                    } else {
+                        out.top[s][lane] = val;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn row(&self, s: usize, r: usize) -> &[u64; 8] {
+        if r < NR { &self.v[s][r] } else { &self.top[s] }
+    }
 }
 
-/// `out = amm(a, b)` (or `amm(a, a)` when `SQR`, dedicated squaring; `b` unread),
-/// both halves at once. Preconditions (checked by callers): digits below 2^52,
-/// values below 2m per half, `m.d <= 4 NR`, digits at positions >= d zero.
+/// The shifted copies of a secret operand, with the vector unit (VALIGNQ).
+#[target_feature(enable = "avx512f")]
+fn shift_copies<const NR: usize>(out: &mut Shifted<NR>, a: &Lanes<NR>) {
+    let zero = _mm512_setzero_si512();
+    let mut prev = zero;
+    for r in 0..=NR {
+        let cur = if r < NR { ld!(&a.0[r]) } else { zero };
+        let rows = [
+            cur,
+            _mm512_alignr_epi64::<6>(cur, prev),
+            _mm512_alignr_epi64::<4>(cur, prev),
+            _mm512_alignr_epi64::<2>(cur, prev),
+            prev,
+        ];
+        for (s, v) in rows.into_iter().enumerate() {
+            let dst = if r < NR { &mut out.v[s][r] } else { &mut out.top[s] };
+            // SAFETY: `dst` is a 64-byte row of a 64-byte aligned `Shifted`.
+            unsafe { _mm512_store_si512(dst.as_mut_ptr().cast(), v) };
+        }
+        prev = cur;
+    }
+}
+
+/// Window slots: NR + 1 accumulator registers are used (one spare keeps the
+/// unrolled slide in bounds).
+const W: usize = MAX_NR + 2;
+
+/// `for r in 0..=nr`, unrolled in the source so every register index is a
+/// constant (LLVM then keeps the accumulator window in registers).
+macro_rules! for_r {
+    ($nr:expr, |$r:ident| $body:block) => {{
+        for_r!(@one $nr, $r, 0, $body);
+        for_r!(@one $nr, $r, 1, $body);
+        for_r!(@one $nr, $r, 2, $body);
+        for_r!(@one $nr, $r, 3, $body);
+        for_r!(@one $nr, $r, 4, $body);
+        for_r!(@one $nr, $r, 5, $body);
+        for_r!(@one $nr, $r, 6, $body);
+        for_r!(@one $nr, $r, 7, $body);
+        for_r!(@one $nr, $r, 8, $body);
+        for_r!(@one $nr, $r, 9, $body);
+        for_r!(@one $nr, $r, 10, $body);
+    }};
+    (@one $nr:expr, $r:ident, $v:literal, $body:block) => {{
+        #[allow(non_upper_case_globals)]
+        const $r: usize = $v;
+        if $r <= $nr $body
+    }};
+}
+
+/// One step i = 4 g + S of the product (S a literal, so every register index
+/// and shuffle constant is static; g is public).
+macro_rules! step {
+    ($S:literal, $g:expr, $st:ident, $ash:ident, $a:expr, $src:expr, $m:expr, $nr:expr, $sqr:expr) => {{
+        const S: usize = $S;
+        let g: usize = $g;
+        let i = 4 * g + S;
+        let zero = _mm512_setzero_si512();
+        let bi = bcast_digit!($src, i);
+        // A part: accumulate a_j b_i at positions i + j (lo) and i + j + 1 (hi).
+        if !$sqr {
+            for_r!($nr, |r| {
+                if !(S == 0 && r == $nr) {
+                    $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
+                }
+                if !(S == 3 && r == 0) {
+                    $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
+                }
+            });
+        } else {
+            // Squaring: only j >= i. The off-diagonal terms (j > i) go to wa, which
+            // is doubled when read; the diagonal a_i^2 (lo at 2i, hi at 2i + 1) to wn.
+            // Lane pair k of operand register r holds digit j = 4r + k - S (lo) or
+            // 4r + k - S - 1 (hi); j > i there when k > e with e as below.
+            let thr = (4 * g + 2 * S) as isize;
+            for_r!($nr, |r| {
+                let e = thr - 4 * r as isize;
+                if e < 0 {
+                    $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
+                } else if e <= 3 {
+                    let lo_row = ld!($ash.row(S, r));
+                    if e < 3 {
+                        let k = (0xffu16 << (2 * (e + 1))) as u8;
+                        $st.wa[r] = _mm512_mask_madd52lo_epu64($st.wa[r], k, lo_row, bi);
+                    }
+                    $st.wn[r] = _mm512_mask_madd52lo_epu64($st.wn[r], 0b11 << (2 * e), lo_row, bi);
+                }
+                let e = e + 1;
+                if e < 0 {
+                    $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
+                } else if e <= 3 {
+                    let hi_row = ld!($ash.row(S + 1, r));
+                    if e < 3 {
+                        let k = (0xffu16 << (2 * (e + 1))) as u8;
+                        $st.wa[r] = _mm512_mask_madd52hi_epu64($st.wa[r], k, hi_row, bi);
+                    }
+                    $st.wn[r] = _mm512_mask_madd52hi_epu64($st.wn[r], 0b11 << (2 * e), hi_row, bi);
+                }
+            });
+        }
+        // The quotient chain in broadcast form (every lane pair holds (p, q)):
+        // x0 is position i in full (all earlier terms and carries, this step's a part).
+        let x0 = $st.x0;
+        let y = _mm512_madd52lo_epu64(zero, x0, $st.k0);
+        // Carry out of position i once lo(n0 y) is added, without waiting for y:
+        // x0 = H 2^52 + L, and L + lo(n0 y) is 0 or 2^52, the latter exactly when
+        // L != 0; so the carry is H + [L != 0] = (x0 + 2^52 - 1) >> 52.
+        $st.c = _mm512_srli_epi64::<52>(_mm512_add_epi64(x0, $st.mask52));
+        // Position i + 1 as accumulated so far (this step's a part, earlier y's).
+        const SLOT: usize = (S + 1) / 4;
+        const PAIR: i32 = (((S + 1) % 4) * 0x55) as i32;
+        let wa = if $sqr {
+            _mm512_add_epi64($st.wa[SLOT], $st.wa[SLOT])
+        } else {
+            $st.wa[SLOT]
+        };
+        let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
+        let mut rb = _mm512_shuffle_i64x2::<PAIR>(reg, reg);
+        // The next step's a part at position i + 1 (a product only; zero for a
+        // square), computed apart so that it adds one add, not an IFMA, to the path.
+        if !$sqr && i + 1 < 4 * $nr {
+            rb = _mm512_add_epi64(rb, _mm512_madd52lo_epu64(zero, $st.a0, bcast_digit!($src, i + 1)));
+        }
+        // Position i + 1 in full: + lo(n1 y) + hi(n0 y) + carry. The carry enters as
+        // an addend, which the IFMA needs only after y; no add waits on the chain but one.
+        $st.x0 = _mm512_add_epi64(
+            _mm512_madd52lo_epu64(rb, $st.n1, y),
+            _mm512_madd52hi_epu64($st.c, $st.n0, y),
+        );
+        // N part: n_j y_i at positions i + j and i + j + 1.
+        for_r!($nr, |r| {
+            if !(S == 0 && r == $nr) {
+                $st.wn[r] = _mm512_madd52lo_epu64($st.wn[r], ld!($m.nsh.row(S, r)), y);
+            }
+            if !(S == 3 && r == 0) {
+                $st.wn[r] = _mm512_madd52hi_epu64($st.wn[r], ld!($m.nsh.row(S + 1, r)), y);
+            }
+        });
+    }};
+}
+
+/// The state of one product: accumulator window (slot r = positions
+/// 4(g + r)..4(g + r) + 3 in group g), the a part (wa) and the n part plus
+/// the diagonal of a square (wn) kept apart so that no register chains more
+/// than two IFMAs per step, and the broadcast quotient chain.
+struct State<const NR: usize> {
+    wa: [__m512i; W],
+    wn: [__m512i; W],
+    a0: __m512i,
+    x0: __m512i,
+    c: __m512i,
+    k0: __m512i,
+    n0: __m512i,
+    n1: __m512i,
+    mask52: __m512i,
+}
+
+/// `out = amm(a, b)` (or `amm(a, a)` when `SQR`, the dedicated squaring; `b`
+/// unread), both halves at once, d = 4 NR steps. Preconditions (callers):
+/// digits below 2^52, values below 2m per half, `m.d == 4 NR`.
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available (callers check
@@ -181,76 +391,75 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
     b: &Lanes<NR>,
     m: &DualMod<NR>,
 ) {
-    let d = m.d;
-    assert!(d >= 1 && d <= 4 * NR);
+    assert!(m.d == 4 * NR && NR <= MAX_NR);
     let zero = _mm512_setzero_si512();
-    let k0 = ld!(&m.k0.0[0]);
     let src = if SQR { a } else { b };
-    let mut acc = [zero; NR];
-    let mut bprev = zero;
-    let mut yprev = zero;
-    let mut x = [zero; NR];
-    let mut t = [zero; NR];
-    for i in 0..=d {
-        let last = i == d;
-        let bi = if last { zero } else { bcast_digit!(src, i) };
-        let ii = i as isize;
-        for r in 0..NR {
-            let ar = ld!(&a.0[r]);
-            let w = if !SQR {
-                let l = if last {
-                    zero
-                } else {
-                    _mm512_madd52lo_epu64(zero, ar, bi)
-                };
-                _mm512_madd52hi_epu64(l, ar, bprev)
-            } else if 4 * r as isize + 3 < ii - 1 {
-                // The whole register lies below the diagonal: nothing of a^2 here.
-                zero
-            } else if 4 * r as isize > ii {
-                // The whole register lies above the diagonal: off-diagonal only, doubled.
-                let l = if last {
-                    zero
-                } else {
-                    _mm512_madd52lo_epu64(zero, ar, bi)
-                };
-                let s = _mm512_madd52hi_epu64(l, ar, bprev);
-                _mm512_add_epi64(s, s)
-            } else {
-                // Straddles the diagonal: lo(a_j a_i) for j >= i, hi(a_j a_{i-1}) for j >= i - 1,
-                // doubled except the diagonal terms lo(a_i^2) (at i) and hi(a_{i-1}^2) (at i-1).
-                let l = if last {
-                    zero
-                } else {
-                    _mm512_maskz_madd52lo_epu64(mask_ge(r, ii), zero, ar, bi)
-                };
-                let h = _mm512_maskz_madd52hi_epu64(mask_ge(r, ii - 1), zero, ar, bprev);
-                let e =
-                    _mm512_mask_mov_epi64(_mm512_maskz_mov_epi64(mask_eq(r, ii), l), mask_eq(r, ii - 1), h);
-                let s = _mm512_add_epi64(l, h);
-                _mm512_sub_epi64(_mm512_add_epi64(s, s), e)
-            };
-            let v = _mm512_madd52hi_epu64(w, ld!(&m.n.0[r]), yprev);
-            x[r] = _mm512_add_epi64(acc[r], v);
-        }
-        if last {
-            break;
-        }
-        let y = _mm512_madd52lo_epu64(zero, x[0], k0);
-        let y = _mm512_shuffle_i64x2::<0>(y, y);
-        for r in 0..NR {
-            t[r] = _mm512_madd52lo_epu64(x[r], ld!(&m.n.0[r]), y);
-        }
-        let carry = _mm512_maskz_srli_epi64::<52>(0b11, t[0]);
-        for r in 0..NR {
-            let hi = if r + 1 < NR { t[r + 1] } else { zero };
-            acc[r] = _mm512_alignr_epi64::<2>(hi, t[r]);
-        }
-        acc[0] = _mm512_add_epi64(acc[0], carry);
-        bprev = bi;
-        yprev = y;
+    let a0 = ld!(&a.0[0]);
+    let mut st = State::<NR> {
+        wa: [zero; W],
+        wn: [zero; W],
+        a0: _mm512_shuffle_i64x2::<0>(a0, a0),
+        x0: zero,
+        c: zero,
+        k0: ld!(&m.k0.0[0]),
+        n0: bcast_digit!(m.n, 0),
+        n1: bcast_digit!(m.n, 1),
+        mask52: _mm512_set1_epi64(MASK as i64),
+    };
+    let mut ash = Shifted {
+        v: [[[0; 8]; NR]; 5],
+        top: [[0; 8]; 5],
+    };
+    shift_copies(&mut ash, a);
+    // Position 0 in full before step 0: lo(a_0 b_0).
+    st.x0 = _mm512_madd52lo_epu64(zero, st.a0, bcast_digit!(src, 0));
+    for g in 0..NR {
+        step!(0, g, st, ash, a, src, m, NR, SQR);
+        step!(1, g, st, ash, a, src, m, NR, SQR);
+        step!(2, g, st, ash, a, src, m, NR, SQR);
+        step!(3, g, st, ash, a, src, m, NR, SQR);
+        // Slot 0 (positions 4g..4g+3) is finished: only its carry, already in
+        // the quotient chain, matters. Slide the window.
+        for_r!(NR - 1, |r| {
+            st.wa[r] = st.wa[r + 1];
+            st.wn[r] = st.wn[r + 1];
+        });
+        st.wa[NR] = zero;
+        st.wn[NR] = zero;
     }
-    normalize(out, &x);
+    // Positions d..2d-1, plus the carry out of position d - 1.
+    let mut res = [zero; NR];
+    for r in 0..NR {
+        let wa = if SQR {
+            _mm512_add_epi64(st.wa[r], st.wa[r])
+        } else {
+            st.wa[r]
+        };
+        res[r] = _mm512_add_epi64(wa, st.wn[r]);
+    }
+    res[0] = _mm512_mask_add_epi64(res[0], 0b11, res[0], st.c);
+    // The shifted copies of `a` stay on the stack (volatile zeroing of 2-4 KiB per
+    // product would cost more than the product); later products overwrite them.
+    normalize(out, &res);
+}
+
+/// The largest register count for which the dedicated squaring beats the
+/// multiplication on this CPU (measured with `kernel_bench steps`: at 5
+/// registers the square takes 0.87x the product; from 8 registers up the
+/// branchy triangle no longer fits the register file and the product wins).
+pub const DEDICATED_SQR_MAX_NR: usize = 6;
+
+/// `out = amm(a, a)` with the faster of the dedicated squaring and the product.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod<NR>) {
+    if NR <= DEDICATED_SQR_MAX_NR {
+        amm_dual::<NR, true>(out, a, a, m);
+    } else {
+        amm_dual::<NR, false>(out, a, a, m);
+    }
 }
 
 /// Carry-normalise the lanes of `v` (each below 2^60, value below 2^(52 d)) to
@@ -339,7 +548,7 @@ pub fn pow_dual<const NR: usize>(
     for k in 2..(1 << WINDOW) {
         let mut x = Lanes::<NR>::ZERO;
         if k % 2 == 0 {
-            amm_dual::<NR, true>(&mut x, &table[k / 2], &table[k / 2], m);
+            sqr_dual::<NR>(&mut x, &table[k / 2], m);
         } else {
             amm_dual::<NR, false>(&mut x, &table[k - 1], &table[1], m);
         }
@@ -358,10 +567,10 @@ pub fn pow_dual<const NR: usize>(
     );
     for w in (0..nw - 1).rev() {
         for _ in 0..WINDOW / 2 {
-            amm_dual::<NR, true>(&mut y, &x, &x, m);
-            amm_dual::<NR, true>(&mut x, &y, &y, m);
+            sqr_dual::<NR>(&mut y, &x, m);
+            sqr_dual::<NR>(&mut x, &y, m);
         }
-        amm_dual::<NR, true>(&mut y, &x, &x, m);
+        sqr_dual::<NR>(&mut y, &x, m);
         let pos = w * WINDOW;
         gather(
             &mut g,

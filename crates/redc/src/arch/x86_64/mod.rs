@@ -42,8 +42,8 @@ pub fn adx_available() -> bool {
 
 /// A public odd modulus prepared for IFMA radix-2^52 exponentiation: its
 /// digits, k0 = -n^-1 mod 2^52 and R^2 mod n with R = 2^(52 d), where
-/// d = ceil((bits + 2) / 52) so that 4n < R (20, 30, 40 digits for 1024,
-/// 1536, 2048 bits). Supported: odd n >= 3 of at most 2078 bits (d <= 40).
+/// d = 4 ceil((bits + 2) / 208), the least multiple of 4 with 4n < R (20, 32,
+/// 40 digits for 1024, 1536, 2048 bits). Supported: odd n >= 3 of at most 2078 bits (d <= 40).
 #[derive(Clone, Debug)]
 pub struct Ifma52Modulus {
     m: Modulus52,

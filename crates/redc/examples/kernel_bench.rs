@@ -1,0 +1,259 @@
+//! Kernel benchmark: ns per Montgomery multiplication / squaring and per
+//! exponentiation for the arch kernels, beside the portable
+//! `redc::mont::fips::mont_mul` measured in the same run.
+//!
+//! `cargo run --release --example kernel_bench -p redc [-- reps]`
+//!
+//! Each figure is the best of `reps` (default 7) timed batches. The IFMA
+//! "dual" figures do both CRT halves (two moduli) per call; compare them with
+//! two portable multiplications.
+
+#[cfg(target_arch = "x86_64")]
+fn main() {
+    bench::run();
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn main() {
+    println!("kernel_bench: x86-64 only");
+}
+
+#[cfg(target_arch = "x86_64")]
+mod bench {
+    use std::hint::black_box;
+    use std::time::Instant;
+
+    use num_bigint::{BigUint, RandBigInt};
+    use num_traits::One;
+    use rand::{Rng, SeedableRng, rngs::StdRng};
+    use redc::arch::portable52;
+    use redc::arch::x86_64::{self as x86, Ifma52Modulus};
+    use redc::mont::{MontContext, fips};
+
+    fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
+        let mut out = vec![0u64; s];
+        for (i, d) in x.iter_u64_digits().enumerate() {
+            out[i] = d;
+        }
+        out
+    }
+
+    fn modulus(rng: &mut StdRng, bits: u64) -> BigUint {
+        rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1))
+    }
+
+    /// Best (minimum) over `reps` batches (the machine is shared: the minimum is the
+    /// least disturbed run) of the ns per iteration of `f(iters)`.
+    fn time(reps: usize, iters: usize, mut f: impl FnMut(usize)) -> f64 {
+        f(iters.div_ceil(10)); // warm up
+        let mut v: Vec<f64> = (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                f(iters);
+                t.elapsed().as_nanos() as f64 / iters as f64
+            })
+            .collect();
+        v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        v[0]
+    }
+
+    /// `kernel_bench steps`: ns per dual product at every digit count (the per-step cost).
+    fn steps() {
+        let mut rng = StdRng::seed_from_u64(7);
+        println!("{:>3} {:>9} {:>9} {:>9}", "d", "mul2 ns", "sqr2 ns", "ns/step");
+        for d in [1usize, 2, 4, 8, 12, 16, 17, 18, 19, 20, 24, 28, 30, 32, 36, 40] {
+            let bits = 52 * d as u64 - 2;
+            let s = (bits as usize).div_ceil(64);
+            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
+            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+            let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
+            let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+            let it = 20_000;
+            let m = time(15, 1, |_| {
+                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, false, it));
+            }) / it as f64;
+            let q2 = time(15, 1, |_| {
+                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, true, it));
+            }) / it as f64;
+            println!("{:>3} {:>9.1} {:>9.1} {:>9.2}", d, m, q2, m / d as f64);
+        }
+    }
+
+    pub fn run() {
+        if std::env::args().nth(1).as_deref() == Some("steps") {
+            return steps();
+        }
+        let reps: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(7);
+        let mut rng = StdRng::seed_from_u64(42);
+        println!(
+            "ifma_available={} adx_available={}",
+            x86::ifma_available(),
+            x86::adx_available()
+        );
+        println!(
+            "{:>5} {:>4} | {:>9} {:>9} | {:>9} {:>9} {:>9} {:>9} | {:>8} {:>8} | {:>11} {:>11} {:>11}",
+            "bits",
+            "d",
+            "fips mul",
+            "p52 mul",
+            "ifma mul2",
+            "ifma sqr2",
+            "mul2/fips2",
+            "sqr2/fips2",
+            "adx mul",
+            "adx sqr",
+            "pow_secret",
+            "pow_dual",
+            "dual/2fips*"
+        );
+        for bits in [1024u64, 1536, 2048] {
+            let s = (bits as usize).div_ceil(64);
+            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
+            let (lp, lq) = (limbs(&np, s), limbs(&nq, s));
+            // Portable FIPS (R = 2^(64 s)), fully reduced.
+            let ctx = MontContext::new(&lp).unwrap();
+            let a = limbs(&rng.gen_biguint_below(&np), s);
+            let b = limbs(&rng.gen_biguint_below(&np), s);
+            let mut out = vec![0u64; s];
+            let mut scratch = ctx.scratch();
+            let fips_ns = time(reps, 20_000, |it| {
+                let mut x = a.clone();
+                for _ in 0..it {
+                    fips::mont_mul(&mut out, &x, &b, ctx.modulus(), ctx.n0(), &mut scratch);
+                    x.copy_from_slice(&out);
+                }
+                black_box(&x);
+            });
+            let adx = |sqr: bool, scratch: &mut Vec<u64>| {
+                let mut out = vec![0u64; s];
+                time(reps, 20_000, |it| {
+                    let mut x = a.clone();
+                    for _ in 0..it {
+                        if sqr {
+                            x86::mont_sqr_adx(&mut out, &x, &b, ctx.modulus(), ctx.n0(), scratch);
+                        } else {
+                            x86::mont_mul_adx(&mut out, &x, &b, ctx.modulus(), ctx.n0(), scratch);
+                        }
+                        x.copy_from_slice(&out);
+                    }
+                    black_box(&x);
+                })
+            };
+            let (adx_mul, adx_sqr) = if x86::adx_available() {
+                (adx(false, &mut scratch), adx(true, &mut scratch))
+            } else {
+                (f64::NAN, f64::NAN)
+            };
+            // Portable radix-2^52 twin.
+            let p = Ifma52Modulus::new_unchecked_cpu(&lp).unwrap();
+            let q = Ifma52Modulus::new_unchecked_cpu(&lq).unwrap();
+            let d = p.digits();
+            let ap = portable52::to_digits(&a, d);
+            let bp = portable52::to_digits(&b, d);
+            let aq = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+            let bq = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+            let m52 = p.radix52();
+            let p52_ns = time(reps, 5_000, |it| {
+                let mut x = ap.clone();
+                let mut y = vec![0u64; d];
+                for _ in 0..it {
+                    portable52::amm_mul(&mut y, &x, &bp, &m52.m, m52.k0);
+                    x.copy_from_slice(&y);
+                }
+                black_box(&x);
+            });
+            let (mut mul2, mut sqr2, mut pw, mut pw2) = (f64::NAN, f64::NAN, f64::NAN, f64::NAN);
+            if x86::ifma_available() {
+                mul2 = time(reps, 1, |_| {
+                    black_box(x86::amm52_dual(&p, &ap, &bp, &q, &aq, &bq, false, 20_000));
+                }) / 20_000.0;
+                sqr2 = time(reps, 1, |_| {
+                    black_box(x86::amm52_dual(&p, &ap, &bp, &q, &aq, &bq, true, 20_000));
+                }) / 20_000.0;
+                // Exponents of the CRT size (bits), random.
+                let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+                let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+                let (bl, bq_) = (
+                    limbs(&rng.gen_biguint_below(&np), s),
+                    limbs(&rng.gen_biguint_below(&nq), s),
+                );
+                let pn = Ifma52Modulus::new(&lp).unwrap();
+                let qn = Ifma52Modulus::new(&lq).unwrap();
+                pw = time(reps, 20, |it| {
+                    for _ in 0..it {
+                        black_box(x86::pow_secret(&pn, &bl, &ep));
+                    }
+                });
+                pw2 = time(reps, 20, |it| {
+                    for _ in 0..it {
+                        black_box(x86::pow_secret_dual(&pn, &bl, &ep, &qn, &bq_, &eq));
+                    }
+                });
+            }
+            // A fixed-window exponentiation of `bits` bits costs about bits squarings plus
+            // bits/5 + 31 multiplications: the portable FIPS estimate for two halves.
+            let fips_pow2 = 2.0 * fips_ns * (bits as f64 * 1.2 + 31.0);
+            println!(
+                "{:>5} {:>4} | {:>9.1} {:>9.1} | {:>9.1} {:>9.1} {:>9.3} {:>9.3} | {:>8.1} {:>8.1} | {:>11.0} {:>11.0} {:>11.3}",
+                bits,
+                d,
+                fips_ns,
+                p52_ns,
+                mul2,
+                sqr2,
+                mul2 / (2.0 * fips_ns),
+                sqr2 / (2.0 * fips_ns),
+                adx_mul,
+                adx_sqr,
+                pw,
+                pw2,
+                pw2 / fips_pow2
+            );
+        }
+        println!("all figures ns; mul2/sqr2 = one dual (p and q) product; pow figures per call;");
+        println!("dual/2fips* = pow_dual against an estimated 2 x (1.2 bits + 31) portable FIPS products");
+        // MULX/ADX kernel against FIPS at the scalar sizes.
+        if x86::adx_available() {
+            println!(
+                "\n{:>6} | {:>9} {:>9} {:>9} {:>7} {:>7}",
+                "limbs", "fips mul", "adx mul", "adx sqr", "mul x", "sqr x"
+            );
+            for s in [8usize, 16, 24, 32, 48, 64] {
+                let n = modulus(&mut rng, 64 * s as u64);
+                let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+                let a = limbs(&rng.gen_biguint_below(&n), s);
+                let mut out = vec![0u64; s];
+                let mut scratch = ctx.scratch();
+                let mut t = |k: u8| {
+                    time(reps, 10_000, |it| {
+                        let mut x = a.clone();
+                        for _ in 0..it {
+                            match k {
+                                0 => fips::mont_mul(&mut out, &x, &a, ctx.modulus(), ctx.n0(), &mut scratch),
+                                1 => {
+                                    x86::mont_mul_adx(&mut out, &x, &a, ctx.modulus(), ctx.n0(), &mut scratch)
+                                }
+                                _ => {
+                                    x86::mont_sqr_adx(&mut out, &x, &a, ctx.modulus(), ctx.n0(), &mut scratch)
+                                }
+                            }
+                            x.copy_from_slice(&out);
+                        }
+                        black_box(&x);
+                    })
+                };
+                let (f, m, q) = (t(0), t(1), t(2));
+                println!(
+                    "{:>6} | {:>9.1} {:>9.1} {:>9.1} {:>7.2} {:>7.2}",
+                    s,
+                    f,
+                    m,
+                    q,
+                    f / m,
+                    f / q
+                );
+            }
+        }
+    }
+}
