@@ -26,4 +26,8 @@ if ! command -v cargo >/dev/null 2>&1; then
     exit 1
 fi
 
+# Every test on the fastest kernels this CPU has (runtime dispatch)...
 cargo test --workspace --locked
+# ...and the library's arithmetic and RSA tests again on the portable path.
+REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \
+    --test rustcrypto_traits --lib

@@ -1,8 +1,11 @@
 //! Modular exponentiation behind one seam, [`MontEngine`].
 //!
 //! An engine is a public modulus with the Montgomery kernels chosen for it
-//! once (portable by default; CPU-specific kernels slot in here without the
-//! RSA code changing). On top of it:
+//! once, at creation, by runtime CPU detection: on x86-64 with AVX-512 IFMA
+//! the secret exponentiations run in radix 2^52 ([`crate::arch::x86_64`]),
+//! with BMI2/ADX the products use MULX and two carry chains, and otherwise
+//! (or with `REDC_FORCE_PORTABLE=1`) the portable FIPS kernel. The RSA code
+//! sees only this seam. On top of it:
 //! - [`binary`]: the reference left-to-right and right-to-left methods;
 //! - [`window`]: constant-time fixed window, for secret exponents;
 //! - [`sliding`]: variable-time sliding window, for public exponents.
@@ -23,6 +26,12 @@ pub struct MontEngine {
     sqr: Kernel,
     /// R mod N (1 in Montgomery form).
     one: Vec<u64>,
+    /// Which kernels were chosen.
+    kernel: &'static str,
+    /// The radix-2^52 form for the IFMA exponentiation, when this CPU has it
+    /// and the modulus fits it.
+    #[cfg(target_arch = "x86_64")]
+    ifma: Option<crate::arch::x86_64::Ifma52Modulus>,
 }
 
 impl core::fmt::Debug for MontEngine {
@@ -40,10 +49,36 @@ pub struct Workspace {
 }
 
 impl MontEngine {
-    /// An engine for odd `n >= 3` with the portable kernels (FIPS for both
-    /// products and squarings: the fastest portable pair measured, see
-    /// docs/BENCHMARKS.md).
+    /// An engine for odd `n >= 3` with the fastest kernels this CPU runs
+    /// (see the module documentation); [`MontEngine::portable`] otherwise.
     pub fn new(n: &[u64]) -> Result<MontEngine, Error> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::arch::x86_64 as x86;
+            let mut engine = if x86::adx_available() {
+                let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
+                e.kernel = "adx";
+                e
+            } else {
+                Self::portable(n)?
+            };
+            engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
+            if engine.ifma.is_some() {
+                engine.kernel = if engine.kernel == "adx" {
+                    "ifma+adx"
+                } else {
+                    "ifma"
+                };
+            }
+            Ok(engine)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Self::portable(n)
+    }
+
+    /// An engine with the portable kernels only (FIPS for both products and
+    /// squarings: the fastest portable pair measured, see docs/BENCHMARKS.md).
+    pub fn portable(n: &[u64]) -> Result<MontEngine, Error> {
         Self::with_kernels(n, Variant::Fips.kernel(), Variant::Fips.kernel())
     }
 
@@ -64,7 +99,21 @@ impl MontEngine {
             ctx.n0(),
             &mut scratch,
         );
-        Ok(MontEngine { ctx, mul, sqr, one })
+        Ok(MontEngine {
+            ctx,
+            mul,
+            sqr,
+            one,
+            kernel: "portable",
+            #[cfg(target_arch = "x86_64")]
+            ifma: None,
+        })
+    }
+
+    /// Which kernels this engine uses: "portable", "adx", "ifma" or
+    /// "ifma+adx" (IFMA for secret exponentiations, ADX for the rest).
+    pub fn kernel_name(&self) -> &'static str {
+        self.kernel
     }
 
     /// The Montgomery context.
@@ -146,7 +195,18 @@ impl MontEngine {
     /// ([`window::pow_secret`]). `base < N`, any limb count up to s.
     pub fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
         let base = self.ctx.reduced(base)?;
-        Ok(window::pow_secret(self, &base, exp))
+        Ok(self.pow_secret_reduced(&base, exp))
+    }
+
+    /// [`MontEngine::pow_secret`] for a base already reduced to s limbs:
+    /// the IFMA exponentiation when the engine has it, else the window
+    /// method on this engine's kernels.
+    pub(crate) fn pow_secret_reduced(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(m) = &self.ifma {
+            return crate::arch::x86_64::pow_secret(m, base, exp);
+        }
+        window::pow_secret(self, base, exp)
     }
 
     /// `base^exp mod N` for a public `exp`: variable time in `exp` only
@@ -201,11 +261,34 @@ pub fn pow_secret_dual(
     bq: &[u64],
     eq: &[u64],
 ) -> (Vec<u64>, Vec<u64>) {
-    (window::pow_secret(p, bp, ep), window::pow_secret(q, bq, eq))
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma) {
+        if let Some(both) = crate::arch::x86_64::pow_secret_dual(mp, bp, ep, mq, bq, eq) {
+            return both;
+        }
+    }
+    (p.pow_secret_reduced(bp, ep), q.pow_secret_reduced(bq, eq))
 }
 
-/// The name of the exponentiation kernel [`MontEngine`] uses on this
-/// machine ("portable" until a CPU-specific one is selected).
+/// The ADX squaring in the [`Kernel`] form (`b` is `a` and is not read).
+#[cfg(target_arch = "x86_64")]
+fn adx_sqr_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    crate::arch::x86_64::adx::mont_sqr(out, a, n, n0, scratch)
+}
+
+/// The kernels [`MontEngine::new`] picks on this machine for a modulus the
+/// IFMA code supports: "ifma+adx", "ifma", "adx" or "portable".
 pub fn kernel_name() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use crate::arch::x86_64 as x86;
+        match (x86::ifma_available(), x86::adx_available()) {
+            (true, true) => "ifma+adx",
+            (true, false) => "ifma",
+            (false, true) => "adx",
+            (false, false) => "portable",
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
     "portable"
 }

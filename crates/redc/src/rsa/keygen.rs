@@ -71,10 +71,26 @@ pub fn generate_with_progress<R: CryptoRng + ?Sized>(
         }
         progress(Progress::Assembling);
         if let Some(key) = assemble(&p, &q, e, bits)? {
+            pairwise_consistency(&key, rng)?;
             return Ok(key);
         }
     }
     Err(Error::KeyGeneration)
+}
+
+/// FIPS 186-5 pairwise consistency test: a random x below n must come back
+/// from x^d (the blinded, fault-checked CRT primitive) raised to e. Any
+/// fault in the arithmetic that built the key (a composite "prime", a wrong
+/// qInv) fails here instead of reaching a key file.
+fn pairwise_consistency<R: CryptoRng + ?Sized>(key: &RsaPrivateKey, rng: &mut R) -> Result<(), Error> {
+    let n = key.public_key().engine().modulus().to_vec();
+    let x = super::blinding::random_below(rng, &n);
+    let m = key.private_op_limbs(rng, &x).map_err(|_| Error::KeyGeneration)?;
+    let back = key.public_key().public_op_limbs(&m);
+    if !limb::ct_eq(&back, &x).leak_bool() {
+        return Err(Error::KeyGeneration);
+    }
+    Ok(())
 }
 
 /// |p - q| >= 2^bound, constant time in p and q (the verdict is revealed).
@@ -145,7 +161,7 @@ fn assemble(p: &[u64], q: &[u64], e: u64, bits: usize) -> Result<Option<RsaPriva
     let q_p = Zeroizing::new(engine_p.reduce(q, &mut engine_p.workspace()));
     let mut p2 = Zeroizing::new(p.to_vec());
     limb::sub_assign(&mut p2, &limb::resize(&[2], p.len()).expect("a limb"));
-    let qinv = Zeroizing::new(crate::exp::window::pow_secret(&engine_p, &q_p, &p2));
+    let qinv = Zeroizing::new(engine_p.pow_secret_reduced(&q_p, &p2));
     let public = RsaPublicKey::from_limbs(&n, &[e])?;
     let key = RsaPrivateKey::assemble(
         public,

@@ -10,7 +10,7 @@
 //! Miller-Rabin squaring count), as in other constant-time key generators.
 
 use crate::ct::Mask;
-use crate::exp::{MontEngine, window};
+use crate::exp::MontEngine;
 use crate::limb;
 use rand_core::CryptoRng;
 use std::sync::OnceLock;
@@ -108,7 +108,7 @@ pub fn miller_rabin<R: CryptoRng + ?Sized>(n: &[u64], rounds: usize, rng: &mut R
                 break b;
             }
         };
-        let mut x = Zeroizing::new(window::pow_secret(&engine, &b, &m));
+        let mut x = Zeroizing::new(engine.pow_secret_reduced(&b, &m));
         if limb::ct_eq(&x, &one).leak_bool() || limb::ct_eq(&x, &n1).leak_bool() {
             continue;
         }

@@ -32,7 +32,7 @@ use super::Error;
 use super::blinding::BlindingPool;
 use super::public::{RsaPublicKey, trimmed_be};
 use crate::ct::Mask;
-use crate::exp::{MontEngine, window};
+use crate::exp::MontEngine;
 use crate::limb;
 use crate::nat;
 use rand_core::CryptoRng;
@@ -145,7 +145,7 @@ impl RsaPrivateKey {
                 let q_mod_p = Zeroizing::new(engine_p.reduce(&q, &mut engine_p.workspace()));
                 let mut p2 = p.clone();
                 limb::sub_assign(&mut p2, &limb::resize(&[2], p.len()).expect("p has a limb"));
-                let qinv = Zeroizing::new(window::pow_secret(&engine_p, &q_mod_p, &p2));
+                let qinv = Zeroizing::new(engine_p.pow_secret_reduced(&q_mod_p, &p2));
                 (dp, dq, qinv)
             }
         };
