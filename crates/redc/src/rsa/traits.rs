@@ -57,7 +57,8 @@ impl RsaHash for sha2::Sha512 {
 /// ```
 /// use redc::rsa::{Signature, keygen, os_rng, pkcs1v15::SigningKey};
 /// use signature::{SignatureEncoding, Signer};
-/// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let signer = SigningKey::<sha2::Sha256>::new(key);
 /// let sig: Signature = signer.sign(b"hi");
 /// let bytes: Box<[u8]> = sig.to_bytes();
 /// assert_eq!(bytes.len(), 128);
@@ -72,7 +73,8 @@ impl Signature {
     /// ```
     /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
     /// use signature::Signer;
-    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
     /// let sig = signer.sign(b"hi");
     /// assert_eq!(sig.as_bytes().len(), 128);
     /// ```
@@ -121,7 +123,8 @@ pub mod pkcs1v15 {
     /// ```
     /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
     /// use signature::{Signer, Verifier};
-    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
     /// let sig = signer.sign(b"hi");
     /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
     /// ```
@@ -149,7 +152,8 @@ pub mod pkcs1v15 {
         /// ```
         /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
         /// use signature::Signer;
-        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let signer = SigningKey::<sha2::Sha256>::new(key);
         /// let sig = signer.sign(b"hi");
         /// assert_eq!(sig.as_bytes().len(), 128);
         /// ```
@@ -164,7 +168,8 @@ pub mod pkcs1v15 {
         /// ```
         /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
         /// use signature::{Signer, Verifier};
-        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let signer = SigningKey::<sha2::Sha256>::new(key);
         /// let sig = signer.sign(b"hi");
         /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
         /// assert!(signer.verifying_key().verify(b"ho", &sig).is_err());
@@ -176,7 +181,8 @@ pub mod pkcs1v15 {
         ///
         /// ```
         /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
-        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let signer = SigningKey::<sha2::Sha256>::new(key);
         /// assert_eq!(signer.key().bits(), 1024);
         /// ```
         pub fn key(&self) -> &RsaPrivateKey {
@@ -190,7 +196,8 @@ pub mod pkcs1v15 {
         /// ```
         /// use redc::rsa::{keygen, os_rng, pkcs1v15::{SigningKey, VerifyingKey}};
         /// use signature::{Signer, Verifier};
-        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let signer = SigningKey::<sha2::Sha256>::new(key);
         /// let sig = signer.sign(b"hi");
         /// let verifier = VerifyingKey::<sha2::Sha256>::new(signer.key().to_public_key());
         /// assert!(verifier.verify(b"hi", &sig).is_ok());
@@ -205,7 +212,8 @@ pub mod pkcs1v15 {
         ///
         /// ```
         /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
-        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let signer = SigningKey::<sha2::Sha256>::new(key);
         /// assert_eq!(signer.verifying_key().key(), signer.key().public_key());
         /// ```
         pub fn key(&self) -> &RsaPublicKey {
@@ -266,7 +274,8 @@ pub mod pss {
     /// ```
     /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
     /// use signature::{Signer, Verifier};
-    /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
     /// let sig = signer.sign(b"hi");
     /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
     /// ```
@@ -293,7 +302,8 @@ pub mod pss {
         /// ```
         /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
         /// use signature::Signer;
-        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let signer = SigningKey::<sha2::Sha256>::new(key);
         /// let sig = signer.sign(b"hi");
         /// assert_eq!(sig.as_bytes().len(), 128);
         /// ```
@@ -308,7 +318,8 @@ pub mod pss {
         /// ```
         /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
         /// use signature::{Signer, Verifier};
-        /// let signer = SigningKey::<sha2::Sha256>::new(keygen::generate(1024, 65537, &mut os_rng()).unwrap());
+        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        /// let signer = SigningKey::<sha2::Sha256>::new(key);
         /// let sig = signer.sign(b"hi");
         /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
         /// assert!(signer.verifying_key().verify(b"ho", &sig).is_err());
