@@ -23,9 +23,24 @@ use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
 /// Smallest modulus [`generate`] makes, in bits.
+///
+/// ```
+/// use redc::rsa::{Error, keygen, os_rng};
+/// assert_eq!(keygen::MIN_GENERATE_BITS, 1024);
+/// let small = keygen::generate(512, 65537, &mut os_rng());
+/// assert_eq!(small.unwrap_err(), Error::UnsupportedKeySize(512));
+/// ```
 pub const MIN_GENERATE_BITS: usize = 1024;
 
 /// What key generation is doing, for a progress display.
+///
+/// ```
+/// use redc::rsa::{keygen::{self, Progress}, os_rng};
+/// let mut stages = Vec::new();
+/// keygen::generate_with_progress(1024, 65537, &mut os_rng(), &mut |p| stages.push(p)).unwrap();
+/// assert_eq!(stages[0], Progress::FirstPrime);
+/// assert_eq!(stages.last(), Some(&Progress::Assembling));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Progress {
     /// Searching for the first prime.
@@ -39,15 +54,29 @@ pub enum Progress {
 /// A new RSA key of `bits` bits (1024 to 16384) with public exponent `e`
 /// (odd, 3 <= e < 2^64; 65537 is the usual choice), from `rng`.
 ///
-/// ```no_run
-/// let key = redc::rsa::keygen::generate(2048, 65537, &mut redc::rsa::os_rng()).unwrap();
-/// assert_eq!(key.bits(), 2048);
+/// ```
+/// let key = redc::rsa::keygen::generate(1024, 65537, &mut redc::rsa::os_rng()).unwrap();
+/// assert_eq!(key.bits(), 1024);
+/// assert_eq!(key.public_key().e(), [65537]);
 /// ```
 pub fn generate<R: CryptoRng + ?Sized>(bits: usize, e: u64, rng: &mut R) -> Result<RsaPrivateKey, Error> {
     generate_with_progress(bits, e, rng, &mut |_| {})
 }
 
 /// [`generate`], reporting each stage to `progress`.
+///
+/// ```
+/// use redc::rsa::{keygen::{self, Progress}, os_rng};
+/// let mut primes = 0;
+/// let key = keygen::generate_with_progress(1024, 3, &mut os_rng(), &mut |p| {
+///     if p != Progress::Assembling {
+///         primes += 1;
+///     }
+/// })
+/// .unwrap();
+/// assert_eq!(key.public_key().e(), [3]);
+/// assert!(primes >= 2);
+/// ```
 pub fn generate_with_progress<R: CryptoRng + ?Sized>(
     bits: usize,
     e: u64,

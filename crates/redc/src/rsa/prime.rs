@@ -23,6 +23,13 @@ const SIEVE_BOUND: u64 = 1 << 14;
 /// (random probable primes p, q: 1024 bits, 5 rounds, error 2^-112; 1536
 /// bits, 4 rounds, 2^-128; 2048 bits, 4 rounds, 2^-144) and FIPS 186-4
 /// Table C.3 for 512-bit primes (7 rounds).
+///
+/// ```
+/// use redc::rsa::prime::mr_rounds;
+/// assert_eq!(mr_rounds(512), 7);
+/// assert_eq!(mr_rounds(1024), 5);
+/// assert_eq!(mr_rounds(2048), 4);
+/// ```
 pub fn mr_rounds(bits: usize) -> usize {
     match bits {
         0..=767 => 7,
@@ -72,6 +79,14 @@ fn residue(x: &[u64], q: u64, mu: u64) -> u64 {
 /// rounds with random bases. Constant time in n except for the squaring
 /// count a (the 2-adic valuation of n - 1) and the early exit on a
 /// composite verdict.
+///
+/// ```
+/// use redc::rsa::{os_rng, prime::miller_rabin};
+/// assert!(miller_rabin(&[65537], 20, &mut os_rng()));
+/// assert!(miller_rabin(&[0xffff_ffff_ffff_ffc5], 20, &mut os_rng())); // 2^64 - 59
+/// // 561 = 3 * 11 * 17, a Carmichael number: it fools Fermat, not this.
+/// assert!(!miller_rabin(&[561], 20, &mut os_rng()));
+/// ```
 pub fn miller_rabin<R: CryptoRng + ?Sized>(n: &[u64], rounds: usize, rng: &mut R) -> bool {
     let engine = match MontEngine::new(n) {
         Ok(e) => e,
@@ -133,6 +148,14 @@ pub fn miller_rabin<R: CryptoRng + ?Sized>(n: &[u64], rounds: usize, rng: &mut R
 /// set (so that the product of two such primes has exactly the sum of their
 /// lengths in bits) and with gcd(p - 1, e) = 1. `e` is odd and at least 3,
 /// below 2^64. `bits >= 16`.
+///
+/// ```
+/// use redc::{limb, rsa::{os_rng, prime}};
+/// let p = prime::random_prime(128, 65537, &mut os_rng());
+/// assert_eq!(limb::bit_len_vartime(&p), 128);
+/// assert_eq!(p[1] >> 62, 0b11); // the top two bits are set
+/// assert!(prime::miller_rabin(&p, 20, &mut os_rng()));
+/// ```
 pub fn random_prime<R: CryptoRng + ?Sized>(bits: usize, e: u64, rng: &mut R) -> Zeroizing<Vec<u64>> {
     assert!(bits >= 16 && e & 1 == 1 && e >= 3);
     let s = bits.div_ceil(64);

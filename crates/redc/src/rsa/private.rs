@@ -43,6 +43,15 @@ use zeroize::{Zeroize, Zeroizing};
 pub(crate) type Secret = Zeroizing<Vec<u64>>;
 
 /// An RSA private key with its CRT parameters.
+///
+/// ```
+/// use redc::rsa::{keygen, os_rng};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let mut x = vec![0u8; key.size()];
+/// x[key.size() - 1] = 42;
+/// let y = key.raw_private(&mut os_rng(), &x).unwrap(); // x^d mod n
+/// assert_eq!(key.public_key().raw_public(&y).unwrap(), x); // (x^d)^e = x
+/// ```
 pub struct RsaPrivateKey {
     public: RsaPublicKey,
     d: Secret,
@@ -87,6 +96,17 @@ impl Clone for RsaPrivateKey {
 }
 
 /// The numbers of a private key, big-endian.
+///
+/// ```
+/// use redc::rsa::{PrivateComponents, RsaPrivateKey, keygen, os_rng};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let (n, e) = (key.public_key().n_bytes(), key.public_key().e_bytes());
+/// let (d, p, q) = (key.d_bytes(), key.p_bytes(), key.q_bytes());
+/// // Without the CRT values: they are computed.
+/// let c = PrivateComponents { n: &n, e: &e, d: &d, p: &p, q: &q, crt: None };
+/// let again = RsaPrivateKey::from_components(c).unwrap();
+/// assert_eq!(*again.qinv_bytes(), *key.qinv_bytes());
+/// ```
 pub struct PrivateComponents<'a> {
     /// Modulus n.
     pub n: &'a [u8],
@@ -113,6 +133,19 @@ impl RsaPrivateKey {
     /// p and q odd, e d = 1 mod (p-1) and mod (q-1), and the CRT values
     /// when given. Descriptive errors: this is key parsing, not a private
     /// operation.
+    ///
+    /// ```
+    /// use redc::rsa::{Error, PrivateComponents, RsaPrivateKey, keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let (n, e) = (key.public_key().n_bytes(), key.public_key().e_bytes());
+    /// let (d, p, q) = (key.d_bytes(), key.p_bytes(), key.q_bytes());
+    /// let (dp, dq, qinv) = (key.dp_bytes(), key.dq_bytes(), key.qinv_bytes());
+    /// let crt = Some((&dp[..], &dq[..], &qinv[..]));
+    /// let ok = PrivateComponents { n: &n, e: &e, d: &d, p: &p, q: &q, crt };
+    /// assert_eq!(RsaPrivateKey::from_components(ok).unwrap().public_key(), key.public_key());
+    /// let bad = PrivateComponents { n: &n, e: &e, d: &d, p: &p, q: &p, crt: None };
+    /// assert_eq!(RsaPrivateKey::from_components(bad).unwrap_err(), Error::InvalidKey("n is not p * q"));
+    /// ```
     pub fn from_components(c: PrivateComponents<'_>) -> Result<RsaPrivateKey, Error> {
         let public = RsaPublicKey::new(c.n, c.e)?;
         let n = public.engine().modulus().to_vec();
@@ -195,46 +228,126 @@ impl RsaPrivateKey {
     }
 
     /// The public half.
+    ///
+    /// ```
+    /// use redc::rsa::{RsaPublicKey, keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let public: RsaPublicKey = key.to_public_key();
+    /// drop(key); // the public key lives on alone
+    /// assert_eq!(public.bits(), 1024);
+    /// ```
     pub fn to_public_key(&self) -> RsaPublicKey {
         self.public.clone()
     }
 
     /// The public half, borrowed.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// assert_eq!(key.public_key().e_bytes(), [0x01, 0x00, 0x01]);
+    /// ```
     pub fn public_key(&self) -> &RsaPublicKey {
         &self.public
     }
 
     /// Modulus size in bits.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// assert_eq!(key.bits(), 1024);
+    /// ```
     pub fn bits(&self) -> usize {
         self.public.bits()
     }
 
     /// Modulus size in bytes.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// assert_eq!(key.size(), 128);
+    /// ```
     pub fn size(&self) -> usize {
         self.public.size()
     }
 
     /// d, big-endian (no leading zeros), wiped on drop.
+    ///
+    /// ```
+    /// use redc::{limb, nat, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// // e d = 1 mod (p - 1)
+    /// let d = limb::from_be_bytes(&key.d_bytes());
+    /// let mut p1 = limb::from_be_bytes(&key.p_bytes());
+    /// p1[0] -= 1;
+    /// let ed = nat::mul(&d, &[65537]);
+    /// assert_eq!(limb::trim_vartime(&nat::rem(&ed, &p1)), [1]);
+    /// ```
     pub fn d_bytes(&self) -> Zeroizing<Vec<u8>> {
         Zeroizing::new(trimmed_be(&self.d))
     }
     /// p, big-endian, wiped on drop.
+    ///
+    /// ```
+    /// use redc::{limb, nat, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let (p, q) = (limb::from_be_bytes(&key.p_bytes()), limb::from_be_bytes(&key.q_bytes()));
+    /// let n = limb::from_be_bytes(&key.public_key().n_bytes());
+    /// assert_eq!(limb::trim_vartime(&nat::mul(&p, &q)), limb::trim_vartime(&n));
+    /// ```
     pub fn p_bytes(&self) -> Zeroizing<Vec<u8>> {
         Zeroizing::new(trimmed_be(&self.p))
     }
     /// q, big-endian, wiped on drop.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// assert_eq!(key.q_bytes().len(), 64); // a 512-bit prime
+    /// assert_ne!(*key.q_bytes(), *key.p_bytes());
+    /// ```
     pub fn q_bytes(&self) -> Zeroizing<Vec<u8>> {
         Zeroizing::new(trimmed_be(&self.q))
     }
     /// d mod (p-1), big-endian, wiped on drop.
+    ///
+    /// ```
+    /// use redc::{limb, nat, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let d = limb::from_be_bytes(&key.d_bytes());
+    /// let mut p1 = limb::from_be_bytes(&key.p_bytes());
+    /// p1[0] -= 1;
+    /// let dp = limb::from_be_bytes(&key.dp_bytes());
+    /// assert_eq!(limb::trim_vartime(&nat::rem(&d, &p1)), limb::trim_vartime(&dp));
+    /// ```
     pub fn dp_bytes(&self) -> Zeroizing<Vec<u8>> {
         Zeroizing::new(trimmed_be(&self.dp))
     }
     /// d mod (q-1), big-endian, wiped on drop.
+    ///
+    /// ```
+    /// use redc::{limb, nat, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let d = limb::from_be_bytes(&key.d_bytes());
+    /// let mut q1 = limb::from_be_bytes(&key.q_bytes());
+    /// q1[0] -= 1;
+    /// let dq = limb::from_be_bytes(&key.dq_bytes());
+    /// assert_eq!(limb::trim_vartime(&nat::rem(&d, &q1)), limb::trim_vartime(&dq));
+    /// ```
     pub fn dq_bytes(&self) -> Zeroizing<Vec<u8>> {
         Zeroizing::new(trimmed_be(&self.dq))
     }
     /// q^-1 mod p, big-endian, wiped on drop.
+    ///
+    /// ```
+    /// use redc::{limb, nat, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let (p, q) = (limb::from_be_bytes(&key.p_bytes()), limb::from_be_bytes(&key.q_bytes()));
+    /// let qinv = limb::from_be_bytes(&key.qinv_bytes());
+    /// assert_eq!(limb::trim_vartime(&nat::rem(&nat::mul(&q, &qinv), &p)), [1]);
+    /// ```
     pub fn qinv_bytes(&self) -> Zeroizing<Vec<u8>> {
         Zeroizing::new(trimmed_be(&self.qinv))
     }
@@ -250,6 +363,17 @@ impl RsaPrivateKey {
     /// Errors: [`Error::WrongLength`] and [`Error::OutOfRange`] for a bad
     /// input (public facts); [`Error::PrivateOperation`] for anything that
     /// goes wrong inside, including a detected fault.
+    ///
+    /// ```
+    /// use redc::rsa::{Error, keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let mut x = vec![0u8; key.size()];
+    /// x[key.size() - 1] = 7;
+    /// let y = key.raw_private(&mut os_rng(), &x).unwrap();
+    /// assert_eq!(key.public_key().raw_public(&y).unwrap(), x);
+    /// let short = key.raw_private(&mut os_rng(), &[7]);
+    /// assert_eq!(short.unwrap_err(), Error::WrongLength { expected: 128, got: 1 });
+    /// ```
     pub fn raw_private<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
@@ -261,6 +385,15 @@ impl RsaPrivateKey {
     }
 
     /// [`RsaPrivateKey::raw_private`] with the operating system's generator.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let mut x = vec![0u8; key.size()];
+    /// x[key.size() - 1] = 7;
+    /// let y = key.raw_private_os(&x).unwrap();
+    /// assert_eq!(key.public_key().raw_public(&y).unwrap(), x);
+    /// ```
     pub fn raw_private_os(&self, x: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
         self.raw_private(&mut super::os_rng(), x)
     }
