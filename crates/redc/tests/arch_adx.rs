@@ -1,0 +1,123 @@
+//! The MULX/ADX Montgomery kernels (`arch::x86_64::mont_mul_adx`,
+//! `mont_sqr_adx`) against the portable `mont::fips::mont_mul` and against
+//! num-bigint, at every limb count 1..=64, edge and random operands.
+#![cfg(target_arch = "x86_64")]
+
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::{One, Zero};
+use rand::{SeedableRng, rngs::StdRng};
+use redc::arch::x86_64 as x86;
+use redc::mont::{MontContext, fips, scratch_len};
+
+fn big(x: &[u64]) -> BigUint {
+    let mut bytes = Vec::with_capacity(x.len() * 8);
+    for l in x {
+        bytes.extend_from_slice(&l.to_le_bytes());
+    }
+    BigUint::from_bytes_le(&bytes)
+}
+
+fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
+    let mut out = vec![0u64; s];
+    for (i, d) in x.iter_u64_digits().enumerate() {
+        out[i] = d;
+    }
+    out
+}
+
+fn moduli(rng: &mut StdRng, s: usize) -> Vec<BigUint> {
+    let one = BigUint::one();
+    let mut v = vec![
+        rng.gen_biguint(64 * s as u64) | &one | (&one << (64 * s - 1)),
+        (&one << (64 * s)) - 1u8, // all-ones limbs
+    ];
+    if s > 1 {
+        v.push((&one << (64 * s - 1)) + 1u8);
+    }
+    v
+}
+
+fn operands(rng: &mut StdRng, n: &BigUint, random: usize) -> Vec<BigUint> {
+    let mut v = vec![BigUint::zero(), BigUint::one(), n - 1u8, n >> 1];
+    for _ in 0..random {
+        v.push(rng.gen_biguint_below(n));
+    }
+    v
+}
+
+#[test]
+fn adx_kernels_match_fips_and_bigint() {
+    if !x86::adx_available() {
+        eprintln!("note: BMI2/ADX not available (or REDC_FORCE_PORTABLE=1): ADX tests skipped");
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(11);
+    for s in 1..=64usize {
+        let random = if s <= 8 || s % 8 == 0 { 4 } else { 1 };
+        for n in moduli(&mut rng, s) {
+            let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+            let r_inv = BigUint::one() << (64 * s);
+            let r_inv = r_inv.modinv(&n).unwrap();
+            let mut scratch = vec![0u64; scratch_len(s)];
+            let ops = operands(&mut rng, &n, random);
+            for a in &ops {
+                let al = limbs(a, s);
+                for b in ops.iter().take(3).chain(ops.iter().skip(4)) {
+                    let bl = limbs(b, s);
+                    let mut got = vec![0u64; s];
+                    let mut want = vec![0u64; s];
+                    x86::mont_mul_adx(&mut got, &al, &bl, ctx.modulus(), ctx.n0(), &mut scratch);
+                    fips::mont_mul(&mut want, &al, &bl, ctx.modulus(), ctx.n0(), &mut scratch);
+                    assert_eq!(got, want, "mul vs fips: s={s} n={n:x} a={a:x} b={b:x}");
+                    assert_eq!(big(&got), a * b * &r_inv % &n, "mul vs bigint: s={s}");
+                }
+                let mut got = vec![0u64; s];
+                let mut want = vec![0u64; s];
+                x86::mont_sqr_adx(&mut got, &al, &[], ctx.modulus(), ctx.n0(), &mut scratch);
+                fips::mont_mul(&mut want, &al, &al, ctx.modulus(), ctx.n0(), &mut scratch);
+                assert_eq!(got, want, "sqr vs fips: s={s} n={n:x} a={a:x}");
+            }
+        }
+    }
+}
+
+#[test]
+fn adx_kernels_chain() {
+    // Long chains: the output feeds the next input, through both kernels.
+    if !x86::adx_available() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(12);
+    for s in [16usize, 24, 32] {
+        let n = rng.gen_biguint(64 * s as u64) | BigUint::one() | (BigUint::one() << (64 * s - 1));
+        let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+        let mut scratch = vec![0u64; scratch_len(s)];
+        let a = limbs(&rng.gen_biguint_below(&n), s);
+        let (mut x, mut y) = (a.clone(), a.clone());
+        let mut t = vec![0u64; s];
+        for k in 0..200 {
+            if k % 3 == 0 {
+                x86::mont_mul_adx(&mut t, &x, &a, ctx.modulus(), ctx.n0(), &mut scratch);
+            } else {
+                x86::mont_sqr_adx(&mut t, &x, &a, ctx.modulus(), ctx.n0(), &mut scratch);
+            }
+            x.copy_from_slice(&t);
+            let b = if k % 3 == 0 { a.clone() } else { y.clone() };
+            fips::mont_mul(&mut t, &y, &b, ctx.modulus(), ctx.n0(), &mut scratch);
+            y.copy_from_slice(&t);
+        }
+        assert_eq!(x, y, "chain s={s}");
+    }
+}
+
+#[test]
+#[should_panic]
+fn adx_rejects_wrong_lengths() {
+    if !x86::adx_available() {
+        panic!("skipped: no ADX (the should_panic contract holds trivially)");
+    }
+    let n = [0xffff_ffff_ffff_fff1u64, 1];
+    let mut out = [0u64; 2];
+    let mut scratch = [0u64; 6];
+    x86::mont_mul_adx(&mut out, &[1], &[1, 0], &n, 1, &mut scratch);
+}
