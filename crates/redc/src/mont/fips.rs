@@ -60,14 +60,20 @@ pub fn core(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: 
     let s = n.len();
     assert!(a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s);
     let m = &mut scratch[..s];
+    // Two accumulators per column, one for the a b products and one for the
+    // m n products, so that their carry chains run side by side; they are
+    // merged before the column's low word is read.
     let mut acc = Acc(0, 0, 0);
+    let mut red = Acc(0, 0, 0);
     for k in 0..s {
         // j in 0..k pairs with k - j in k..1 (slices: one bounds check per column).
         let column = a[..k].iter().zip(b[1..=k].iter().rev());
         for ((&aj, &bkj), (&mj, &nkj)) in column.zip(m[..k].iter().zip(n[1..=k].iter().rev())) {
             acc.mac(aj, bkj);
-            acc.mac(mj, nkj);
+            red.mac(mj, nkj);
         }
+        acc.add(red);
+        red = Acc::default();
         acc.mac(a[k], b[0]);
         m[k] = acc.0.wrapping_mul(n0);
         acc.mac(m[k], n[0]); // clears t0
@@ -79,8 +85,10 @@ pub fn core(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: 
         let column = a[lo..].iter().zip(b[lo..].iter().rev());
         for ((&aj, &bkj), (&mj, &nkj)) in column.zip(m[lo..].iter().zip(n[lo..].iter().rev())) {
             acc.mac(aj, bkj);
-            acc.mac(mj, nkj);
+            red.mac(mj, nkj);
         }
+        acc.add(red);
+        red = Acc::default();
         out[k - s] = acc.0;
         acc.shift();
     }
