@@ -172,7 +172,9 @@ macro_rules! ld {
 /// The pair (x_p[i], x_q[i]) broadcast to all four pairs of lanes.
 macro_rules! bcast_digit {
     ($x:expr, $i:expr) => {{
-        let row: &[u64; 8] = &$x.0[$i / 4];
+        // `get`: in the squaring's per-group copies the index is a constant that
+        // may lie past the end in arms that never run.
+        let row: &[u64; 8] = $x.0.get($i / 4).unwrap_or(&[0; 8]);
         let pair = &row[2 * ($i % 4)..2 * ($i % 4) + 2];
         // SAFETY: `pair` is two in-bounds u64s; the load is unaligned-tolerant.
         unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(pair.as_ptr().cast())) }
@@ -414,10 +416,32 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
     // Position 0 in full before step 0: lo(a_0 b_0).
     st.x0 = _mm512_madd52lo_epu64(zero, st.a0, bcast_digit!(src, 0));
     for g in 0..NR {
-        step!(0, g, st, ash, a, src, m, NR, SQR);
-        step!(1, g, st, ash, a, src, m, NR, SQR);
-        step!(2, g, st, ash, a, src, m, NR, SQR);
-        step!(3, g, st, ash, a, src, m, NR, SQR);
+        macro_rules! group {
+            ($g:expr) => {{
+                step!(0, $g, st, ash, a, src, m, NR, SQR);
+                step!(1, $g, st, ash, a, src, m, NR, SQR);
+                step!(2, $g, st, ash, a, src, m, NR, SQR);
+                step!(3, $g, st, ash, a, src, m, NR, SQR);
+            }};
+        }
+        if SQR && NR > 6 {
+            // A copy per group: g is a constant in each, so the triangle's
+            // register choices and masks fold away (no branches, fewer spills).
+            match g {
+                0 => group!(0),
+                1 => group!(1),
+                2 => group!(2),
+                3 => group!(3),
+                4 => group!(4),
+                5 => group!(5),
+                6 => group!(6),
+                7 => group!(7),
+                8 => group!(8),
+                _ => group!(9),
+            }
+        } else {
+            group!(g);
+        }
         // Slot 0 (positions 4g..4g+3) is finished: only its carry, already in
         // the quotient chain, matters. Slide the window.
         for_r!(NR - 1, |r| {
@@ -444,10 +468,12 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
 }
 
 /// The largest register count for which the dedicated squaring beats the
-/// multiplication on this CPU (measured with `kernel_bench steps`: at 5
-/// registers the square takes 0.87x the product; from 8 registers up the
-/// branchy triangle no longer fits the register file and the product wins).
-pub const DEDICATED_SQR_MAX_NR: usize = 6;
+/// multiplication on this CPU (measured with `kernel_bench steps`, best of 15:
+/// square / product = 0.87 at 5 registers, 0.96 at 8, 0.95 at 9, but 1.09 at
+/// 10, where the window of 2 x 11 accumulators and the triangle's masks no
+/// longer fit the 32 registers). From 7 registers up the square runs one copy
+/// of the group loop per g, so its masks are constants.
+pub const DEDICATED_SQR_MAX_NR: usize = 9;
 
 /// `out = amm(a, a)` with the faster of the dedicated squaring and the product.
 ///
