@@ -178,6 +178,12 @@ mod bench {
                     limbs(&rng.gen_biguint_below(&np), s),
                     limbs(&rng.gen_biguint_below(&nq), s),
                 );
+                let setup = time(reps, 20, |it| {
+                    for _ in 0..it {
+                        black_box(Ifma52Modulus::new(&lp));
+                    }
+                });
+                println!("  ({bits} bits: Ifma52Modulus::new {setup:.0} ns)");
                 let pn = Ifma52Modulus::new(&lp).unwrap();
                 let qn = Ifma52Modulus::new(&lq).unwrap();
                 pw = time(reps, 20, |it| {

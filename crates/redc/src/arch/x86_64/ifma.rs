@@ -163,8 +163,8 @@ impl<const NR: usize> DualMod<NR> {
 macro_rules! ld {
     ($x:expr) => {{
         let p: &[u64; 8] = $x;
-        // SAFETY: `p` is a reference to 64 bytes inside a 64-byte aligned `Lanes`
-        // (each row of a `repr(align(64))` array of `[u64; 8]` is 64-aligned).
+        // SAFETY: `p` is a 64-byte row of a `Lanes` or `Shifted`: both are
+        // `repr(C, align(64))` arrays of `[u64; 8]` rows, so every row is 64-aligned.
         unsafe { _mm512_load_si512(p.as_ptr().cast()) }
     }};
 }
