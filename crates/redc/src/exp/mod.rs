@@ -42,6 +42,14 @@ impl core::fmt::Debug for MontEngine {
     }
 }
 
+/// R mod p is as secret as p: wipe it (the context wipes p itself).
+impl Drop for MontEngine {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.one.zeroize();
+    }
+}
+
 /// Scratch space for one thread's use of an engine.
 pub struct Workspace {
     scratch: Vec<u64>,

@@ -429,6 +429,16 @@ impl MontContext {
     }
 }
 
+/// The moduli of CRT halves are secret primes: wipe them with the context.
+impl Drop for MontContext {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.n.zeroize();
+        self.rr.zeroize();
+        self.n0.zeroize();
+    }
+}
+
 /// -x^-1 mod 2^64 for odd x (Newton's iteration; each step doubles the
 /// number of correct low bits, starting from 3 because x*x = 1 mod 8).
 fn neg_inv_word(x: u64) -> u64 {
