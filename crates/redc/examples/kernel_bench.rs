@@ -80,9 +80,55 @@ mod bench {
         }
     }
 
+    /// `kernel_bench widths`: the measurements behind the choice of 512-bit
+    /// registers: IFMA throughput (independent accumulators) and the latency of
+    /// IFMA alone and of IFMA plus one shuffle, for zmm and ymm.
+    fn widths() {
+        if !x86::ifma_available() || !std::is_x86_feature_detected!("avx512vl") {
+            println!("widths: needs AVX-512 IFMA and VL");
+            return;
+        }
+        let n = 20_000_000usize;
+        let per = |f: &dyn Fn(usize) -> u64, ops: usize| {
+            let mut best = f64::MAX;
+            for _ in 0..3 {
+                let t = Instant::now();
+                black_box(f(n));
+                best = best.min(t.elapsed().as_nanos() as f64 / (n * ops) as f64);
+            }
+            best
+        };
+        // SAFETY (all calls below): AVX-512F/VL/IFMA were detected above.
+        let z_tp = per(&|n| unsafe { width::zmm_throughput(n) }, 8);
+        let y_tp = per(&|n| unsafe { width::ymm_throughput(n) }, 12);
+        println!(
+            "IFMA throughput: zmm {:.3} ns/instr = {:.1} lane-products/ns; ymm {:.3} ns/instr = {:.1} lane-products/ns",
+            z_tp,
+            8.0 / z_tp,
+            y_tp,
+            4.0 / y_tp
+        );
+        for (name, f) in [
+            ("zmm IFMA", width::zmm_lat_ifma as unsafe fn(usize) -> u64),
+            ("zmm IFMA + VSHUFI64X2", width::zmm_lat_shuf),
+            ("zmm IFMA + VALIGNQ", width::zmm_lat_align),
+            ("zmm IFMA + VPADDQ", width::zmm_lat_add),
+            ("ymm IFMA", width::ymm_lat_ifma),
+            ("ymm IFMA + VALIGNQ", width::ymm_lat_align),
+            ("ymm IFMA + VPERMQ", width::ymm_lat_perm),
+        ] {
+            // SAFETY: features detected above.
+            let ns = per(&|n| unsafe { f(n) }, 1);
+            println!("latency {name:<24} {ns:.3} ns");
+        }
+    }
+
     pub fn run() {
         if std::env::args().nth(1).as_deref() == Some("steps") {
             return steps();
+        }
+        if std::env::args().nth(1).as_deref() == Some("widths") {
+            return widths();
         }
         let reps: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(7);
         let mut rng = StdRng::seed_from_u64(42);
@@ -261,5 +307,106 @@ mod bench {
                 );
             }
         }
+    }
+
+    /// Microbenchmarks for `widths` (x86-64 with AVX-512 only).
+    // AVX-512 intrinsics are stable since 1.89 (the workspace says 1.85; see arch/x86_64/ifma.rs).
+    #[allow(unsafe_code, clippy::incompatible_msrv, clippy::missing_safety_doc)]
+    mod width {
+        use core::arch::x86_64::*;
+        use std::hint::black_box;
+
+        fn sum512(v: &[__m512i]) -> u64 {
+            // SAFETY: plain reinterpretation of initialised vectors as u64 lanes.
+            v.iter()
+                .map(|x| unsafe { core::mem::transmute::<__m512i, [u64; 8]>(*x) }[0])
+                .sum()
+        }
+
+        #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+        pub unsafe fn zmm_throughput(n: usize) -> u64 {
+            let k = black_box(_mm512_set1_epi64(5));
+            let k2 = black_box(_mm512_set1_epi64(7));
+            let mut a = [_mm512_set1_epi64(1); 8];
+            for _ in 0..n {
+                for x in a.iter_mut() {
+                    *x = _mm512_madd52lo_epu64(*x, k, k2);
+                }
+            }
+            sum512(&a)
+        }
+
+        #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+        pub unsafe fn ymm_throughput(n: usize) -> u64 {
+            let k = black_box(_mm256_set1_epi64x(5));
+            let k2 = black_box(_mm256_set1_epi64x(7));
+            let mut a = [_mm256_set1_epi64x(1); 12];
+            for _ in 0..n {
+                for x in a.iter_mut() {
+                    *x = _mm256_madd52lo_epu64(*x, k, k2);
+                }
+            }
+            // SAFETY: plain reinterpretation of initialised vectors as u64 lanes.
+            a.iter()
+                .map(|x| unsafe { core::mem::transmute::<__m256i, [u64; 4]>(*x) }[0])
+                .sum()
+        }
+
+        macro_rules! lat512 {
+            ($name:ident, |$x:ident, $k:ident| $body:expr) => {
+                #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+                pub unsafe fn $name(n: usize) -> u64 {
+                    let $k = black_box(_mm512_set1_epi64(5));
+                    let mut $x = black_box(_mm512_set1_epi64(3));
+                    for _ in 0..n {
+                        $x = $body;
+                    }
+                    sum512(&[$x])
+                }
+            };
+        }
+        lat512!(zmm_lat_ifma, |x, k| _mm512_madd52lo_epu64(k, x, k));
+        lat512!(zmm_lat_shuf, |x, k| _mm512_madd52lo_epu64(
+            k,
+            _mm512_shuffle_i64x2::<0x1b>(x, x),
+            k
+        ));
+        lat512!(zmm_lat_align, |x, k| _mm512_madd52lo_epu64(
+            k,
+            _mm512_alignr_epi64::<2>(k, x),
+            k
+        ));
+        lat512!(zmm_lat_add, |x, k| _mm512_madd52lo_epu64(
+            k,
+            _mm512_add_epi64(x, x),
+            k
+        ));
+
+        macro_rules! lat256 {
+            ($name:ident, |$x:ident, $k:ident| $body:expr) => {
+                #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+                pub unsafe fn $name(n: usize) -> u64 {
+                    let $k = black_box(_mm256_set1_epi64x(5));
+                    let mut $x = black_box(_mm256_set1_epi64x(3));
+                    for _ in 0..n {
+                        $x = $body;
+                    }
+                    // SAFETY: plain reinterpretation of an initialised vector.
+                    let lanes = unsafe { core::mem::transmute::<__m256i, [u64; 4]>($x) };
+                    lanes[0]
+                }
+            };
+        }
+        lat256!(ymm_lat_ifma, |x, k| _mm256_madd52lo_epu64(k, x, k));
+        lat256!(ymm_lat_align, |x, k| _mm256_madd52lo_epu64(
+            k,
+            _mm256_alignr_epi64::<1>(k, x),
+            k
+        ));
+        lat256!(ymm_lat_perm, |x, k| _mm256_madd52lo_epu64(
+            k,
+            _mm256_permute4x64_epi64::<0x1b>(x),
+            k
+        ));
     }
 }
