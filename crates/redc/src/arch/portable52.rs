@@ -29,6 +29,8 @@
 //! Modulus values are public; operands and exponents are secret, and nothing
 //! here branches on or indexes memory by them.
 
+use zeroize::Zeroize;
+
 use crate::ct::Mask;
 
 /// Bits per digit.
@@ -283,8 +285,8 @@ pub fn table(md: &Modulus52, base_digits: &[u64]) -> Vec<Vec<u64>> {
 /// window. `base < m`; exp's length is public, its bits secret.
 pub fn pow(md: &Modulus52, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let (d, m, k0) = (md.d, &md.m, md.k0);
-    let b = to_digits(base, d);
-    let t = table(md, &b);
+    let mut b = to_digits(base, d);
+    let mut t = table(md, &b);
     let nw = windows_for_limbs(exp.len());
     let mut x = vec![0u64; d];
     let mut y = vec![0u64; d];
@@ -299,7 +301,11 @@ pub fn pow(md: &Modulus52, base: &[u64], exp: &[u64]) -> Vec<u64> {
         amm_mul(&mut y, &x, &g, m, k0);
         x.copy_from_slice(&y);
     }
-    from_mont(md, &x)
+    let out = from_mont(md, &x);
+    for v in t.iter_mut().chain([&mut x, &mut y, &mut g, &mut b]) {
+        v.zeroize();
+    }
+    out
 }
 
 /// `x R^-1 mod m` fully reduced, as u64 limbs, from an almost-reduced x < 2m.
@@ -309,7 +315,9 @@ pub fn from_mont(md: &Modulus52, x: &[u64]) -> Vec<u64> {
     let mut y = vec![0u64; md.d];
     amm_mul(&mut y, x, &one, &md.m, md.k0);
     final_reduce(md, &mut y);
-    from_digits(&y, md.limbs.len())
+    let out = from_digits(&y, md.limbs.len());
+    y.zeroize();
+    out
 }
 
 /// y = y - m when y >= m, for y <= m (digits); constant time.
@@ -317,7 +325,8 @@ pub fn final_reduce(md: &Modulus52, y: &mut [u64]) {
     let mut t = y.to_vec();
     let borrow = sub_in_place(&mut t, &md.m);
     let keep = Mask::from_bit(borrow).word();
-    for (yi, ti) in y.iter_mut().zip(t) {
+    for (yi, &ti) in y.iter_mut().zip(&t) {
         *yi = (*yi & keep) | (ti & !keep);
     }
+    t.zeroize();
 }
