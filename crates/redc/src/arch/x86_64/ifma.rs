@@ -500,24 +500,45 @@ fn normalize<const NR: usize>(out: &mut Lanes<NR>, v: &[__m512i; NR]) {
         c[r] = _mm512_srli_epi64::<52>(v[r]);
     }
     let mut s = [zero; NR];
-    let mut g: u128 = 0;
-    let mut p: u128 = 0;
+    let mut kg = [0u8; W];
+    let mut kp = [0u8; W];
     for r in 0..NR {
         let below = if r > 0 { c[r - 1] } else { zero };
         s[r] = _mm512_add_epi64(
             _mm512_and_si512(v[r], mask),
             _mm512_alignr_epi64::<6>(c[r], below),
         );
-        g |= (_mm512_cmpgt_epu64_mask(s[r], mask) as u128) << (8 * r);
-        p |= (_mm512_cmpeq_epu64_mask(s[r], mask) as u128) << (8 * r);
+        kg[r] = _mm512_cmpgt_epu64_mask(s[r], mask);
+        kp[r] = _mm512_cmpeq_epu64_mask(s[r], mask);
     }
-    const EVEN: u128 = 0x5555_5555_5555_5555_5555_5555_5555_5555;
-    const ODD: u128 = EVEN << 1;
-    let pp = p | ODD;
-    let cin_p = (((g & EVEN) << 2).wrapping_add(pp) ^ pp) & EVEN;
-    let pq = p | EVEN;
-    let cin_q = (((g & ODD) << 2).wrapping_add(pq) ^ pq) & ODD;
-    let cin = cin_p | cin_q;
+    // The lane bits as one number (8 per register), built as a serial chain
+    // from the top register down (a plain OR of shifted masks gets turned into
+    // a slow vector reduction by the compiler).
+    let cin: u128 = if NR <= 8 {
+        let (mut g, mut p) = (0u64, 0u64);
+        for r in (0..NR).rev() {
+            g = (g << 8) | kg[r] as u64;
+            p = (p << 8) | kp[r] as u64;
+        }
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        const ODD: u64 = EVEN << 1;
+        let (pp, pq) = (p | ODD, p | EVEN);
+        let cin_p = (((g & EVEN) << 2).wrapping_add(pp) ^ pp) & EVEN;
+        let cin_q = (((g & ODD) << 2).wrapping_add(pq) ^ pq) & ODD;
+        (cin_p | cin_q) as u128
+    } else {
+        let (mut g, mut p) = (0u128, 0u128);
+        for r in (0..NR).rev() {
+            g = (g << 8) | kg[r] as u128;
+            p = (p << 8) | kp[r] as u128;
+        }
+        const EVEN: u128 = 0x5555_5555_5555_5555_5555_5555_5555_5555;
+        const ODD: u128 = EVEN << 1;
+        let (pp, pq) = (p | ODD, p | EVEN);
+        let cin_p = (((g & EVEN) << 2).wrapping_add(pp) ^ pp) & EVEN;
+        let cin_q = (((g & ODD) << 2).wrapping_add(pq) ^ pq) & ODD;
+        cin_p | cin_q
+    };
     for r in 0..NR {
         let k = (cin >> (8 * r)) as u8;
         let z = _mm512_and_si512(_mm512_mask_add_epi64(s[r], k, s[r], one), mask);
