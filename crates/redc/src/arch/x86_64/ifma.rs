@@ -488,6 +488,15 @@ pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod
     }
 }
 
+/// An empty asm statement that pins `x` to a general register: it keeps the
+/// compiler from packing the mask chains below into slow vector code.
+#[inline(always)]
+fn gpr(mut x: u64) -> u64 {
+    // SAFETY: the asm is empty; it only constrains x to a general register.
+    unsafe { core::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags)) };
+    x
+}
+
 /// Carry-normalise the lanes of `v` (each below 2^60, value below 2^(52 d)) to
 /// 52-bit digits and store them. Constant time (see the module comment).
 #[target_feature(enable = "avx512f")]
@@ -517,27 +526,35 @@ fn normalize<const NR: usize>(out: &mut Lanes<NR>, v: &[__m512i; NR]) {
     let cin: u128 = if NR <= 8 {
         let (mut g, mut p) = (0u64, 0u64);
         for r in (0..NR).rev() {
-            g = (g << 8) | kg[r] as u64;
-            p = (p << 8) | kp[r] as u64;
+            g = gpr((g << 8) | kg[r] as u64);
+            p = gpr((p << 8) | kp[r] as u64);
         }
         const EVEN: u64 = 0x5555_5555_5555_5555;
         const ODD: u64 = EVEN << 1;
         let (pp, pq) = (p | ODD, p | EVEN);
-        let cin_p = (((g & EVEN) << 2).wrapping_add(pp) ^ pp) & EVEN;
-        let cin_q = (((g & ODD) << 2).wrapping_add(pq) ^ pq) & ODD;
+        let cin_p = gpr((((g & EVEN) << 2).wrapping_add(pp) ^ pp) & EVEN);
+        let cin_q = gpr((((g & ODD) << 2).wrapping_add(pq) ^ pq) & ODD);
         (cin_p | cin_q) as u128
     } else {
-        let (mut g, mut p) = (0u128, 0u128);
-        for r in (0..NR).rev() {
-            g = (g << 8) | kg[r] as u128;
-            p = (p << 8) | kp[r] as u128;
+        // Two words: registers 0..8 and 8..NR, the addition carried by hand.
+        let (mut g0, mut p0, mut g1, mut p1) = (0u64, 0u64, 0u64, 0u64);
+        for r in (0..8).rev() {
+            g0 = gpr((g0 << 8) | kg[r] as u64);
+            p0 = gpr((p0 << 8) | kp[r] as u64);
         }
-        const EVEN: u128 = 0x5555_5555_5555_5555_5555_5555_5555_5555;
-        const ODD: u128 = EVEN << 1;
-        let (pp, pq) = (p | ODD, p | EVEN);
-        let cin_p = (((g & EVEN) << 2).wrapping_add(pp) ^ pp) & EVEN;
-        let cin_q = (((g & ODD) << 2).wrapping_add(pq) ^ pq) & ODD;
-        cin_p | cin_q
+        for r in (8..NR).rev() {
+            g1 = gpr((g1 << 8) | kg[r] as u64);
+            p1 = gpr((p1 << 8) | kp[r] as u64);
+        }
+        const EVEN: u64 = 0x5555_5555_5555_5555;
+        let half = |m: u64| {
+            let (pp0, pp1) = (p0 | !m, p1 | !m);
+            let (x0, x1) = ((g0 & m) << 2, ((g1 & m) << 2) | ((g0 & m) >> 62));
+            let (s0, carry) = x0.overflowing_add(pp0);
+            let s1 = x1.wrapping_add(pp1).wrapping_add(carry as u64);
+            (((s0 ^ pp0) & m) as u128) | ((((s1 ^ pp1) & m) as u128) << 64)
+        };
+        half(EVEN) | half(EVEN << 1)
     };
     for r in 0..NR {
         let k = (cin >> (8 * r)) as u8;
