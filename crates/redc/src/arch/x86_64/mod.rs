@@ -136,11 +136,15 @@ macro_rules! with_nr {
     };
 }
 
+/// The precondition on the base's length: extra limbs must be zero (checked
+/// with an OR over all of them, not a short-circuit on secret values).
 fn check_base(m: &Ifma52Modulus, base: &[u64]) {
-    assert!(
-        base.len() <= m.m.limbs.len() || base[m.m.limbs.len()..].iter().all(|&x| x == 0),
-        "base has more limbs than the modulus"
-    );
+    let extra = base
+        .get(m.m.limbs.len()..)
+        .unwrap_or(&[])
+        .iter()
+        .fold(0, |acc, &x| acc | x);
+    assert!(extra == 0, "base has more limbs than the modulus");
 }
 
 /// base^exp mod n, fully reduced, as `n`'s trimmed number of u64 limbs.
