@@ -90,8 +90,11 @@ pub fn neg_inv52(m0: u64) -> u64 {
     x.wrapping_neg() & MASK
 }
 
-/// A public odd modulus in radix 2^52, with the constants of the exponentiation.
-#[derive(Clone, Debug)]
+/// An odd modulus in radix 2^52, with the constants of the exponentiation.
+/// Its size is public; its value may be secret (a CRT prime): setting it up
+/// runs in time that depends on the size only, `Debug` shows the size only,
+/// and the digits are wiped on drop.
+#[derive(Clone)]
 pub struct Modulus52 {
     /// The modulus as trimmed u64 limbs.
     pub limbs: Vec<u64>,
@@ -109,7 +112,7 @@ pub struct Modulus52 {
 
 impl Modulus52 {
     /// Prepare an odd modulus m >= 3 (high zero limbs ignored); None if even or too small.
-    /// Variable time in m (public).
+    /// Branches only on the size of m and on the public facts "odd" and ">= 3".
     pub fn new(n: &[u64]) -> Option<Modulus52> {
         let len = n.iter().rposition(|&x| x != 0)? + 1;
         let limbs = n[..len].to_vec();
@@ -132,26 +135,45 @@ impl Modulus52 {
     }
 }
 
-/// x = 2 x mod m for x < m (digits, public values: variable time).
-fn double_mod_vartime(x: &mut [u64], m: &[u64]) {
+impl core::fmt::Debug for Modulus52 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Modulus52")
+            .field("bits", &self.bits)
+            .field("d", &self.d)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Modulus52 {
+    fn drop(&mut self) {
+        self.limbs.zeroize();
+        self.m.zeroize();
+        self.k0.zeroize();
+        self.rr.zeroize();
+    }
+}
+
+/// x = 2 x mod m for x < m (digits); constant time in x and m.
+fn double_mod(x: &mut [u64], m: &[u64]) {
     let mut carry = 0;
     for dg in x.iter_mut() {
         let v = (*dg << 1) | carry;
         carry = v >> DIGIT_BITS;
         *dg = v & MASK;
     }
-    if carry != 0 || !lt_vartime(x, m) {
-        sub_in_place(x, m);
-    }
+    // 2x >= m exactly when the doubling carried out or x - m does not borrow.
+    let mut t = x.to_vec();
+    let borrow = sub_in_place(&mut t, m);
+    select_into(x, Mask::from_bit(carry | (borrow ^ 1)), &t);
+    t.zeroize();
 }
 
-fn lt_vartime(a: &[u64], b: &[u64]) -> bool {
-    for i in (0..a.len()).rev() {
-        if a[i] != b[i] {
-            return a[i] < b[i];
-        }
+/// x = t where `take` is true; no branch.
+fn select_into(x: &mut [u64], take: Mask, t: &[u64]) {
+    let w = take.word();
+    for (xi, &ti) in x.iter_mut().zip(t) {
+        *xi = (*xi & !w) | (ti & w);
     }
-    false
 }
 
 /// x -= y mod 2^(52 d); returns the borrow (0 or 1). Constant time.
@@ -167,7 +189,8 @@ fn sub_in_place(x: &mut [u64], y: &[u64]) -> u64 {
 
 /// R^2 mod m with R = 2^(52 d): 2^(52 d + s) mod m by doubling, then j
 /// almost-Montgomery squarings, each mapping 2^(52 d + e) to 2^(52 d + 2e),
-/// where 52 d = s 2^j (j = trailing zeros of 52 d). Public, variable time.
+/// where 52 d = s 2^j (j = trailing zeros of 52 d). The step counts depend on
+/// the sizes only; every step is constant time in m.
 fn r_squared(m: &[u64], k0: u64, bits: usize) -> Vec<u64> {
     let d = m.len();
     let total = 52 * d;
@@ -177,16 +200,18 @@ fn r_squared(m: &[u64], k0: u64, bits: usize) -> Vec<u64> {
     let mut x = vec![0u64; d];
     x[(bits - 1) / 52] = 1 << ((bits - 1) % 52);
     for _ in (bits - 1)..(total + s) {
-        double_mod_vartime(&mut x, m);
+        double_mod(&mut x, m);
     }
     let mut t = vec![0u64; d];
     for _ in 0..j {
         amm_mul(&mut t, &x, &x, m, k0);
         x.copy_from_slice(&t);
     }
-    if !lt_vartime(&x, m) {
-        sub_in_place(&mut x, m);
-    }
+    // x < 2m: one constant-time conditional subtraction.
+    let mut t = x.clone();
+    let borrow = sub_in_place(&mut t, m);
+    select_into(&mut x, Mask::from_bit(borrow ^ 1), &t);
+    t.zeroize();
     x
 }
 

@@ -132,8 +132,8 @@ impl<const NR: usize> Zeroize for Lanes<NR> {
     }
 }
 
-/// Two public moduli of the same digit count, interleaved.
-#[derive(Clone, Debug)]
+/// Two moduli of the same digit count, interleaved (wiped on drop: CRT primes
+/// are secret).
 pub struct DualMod<const NR: usize> {
     /// The digits of both moduli.
     pub n: Lanes<NR>,
@@ -157,6 +157,15 @@ impl<const NR: usize> DualMod<NR> {
             d: p.d,
             nsh: Shifted::new(&n),
         }
+    }
+}
+
+impl<const NR: usize> Drop for DualMod<NR> {
+    fn drop(&mut self) {
+        self.n.zeroize();
+        self.k0.zeroize();
+        self.nsh.v.zeroize();
+        self.nsh.top.zeroize();
     }
 }
 
@@ -186,7 +195,7 @@ macro_rules! bcast_digit {
 /// (operand << 52 s), so that the product of digit j with b_i lands in the
 /// accumulator register of its position without shifting the accumulator.
 #[repr(C, align(64))]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Shifted<const NR: usize> {
     v: [[[u64; 8]; NR]; 5],
     top: [[u64; 8]; 5],

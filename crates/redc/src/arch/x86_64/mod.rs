@@ -40,10 +40,13 @@ pub fn adx_available() -> bool {
     })
 }
 
-/// A public odd modulus prepared for IFMA radix-2^52 exponentiation: its
+/// An odd modulus prepared for IFMA radix-2^52 exponentiation: its
 /// digits, k0 = -n^-1 mod 2^52 and R^2 mod n with R = 2^(52 d), where
 /// d = 4 ceil((bits + 2) / 208), the least multiple of 4 with 4n < R (20, 32,
 /// 40 digits for 1024, 1536, 2048 bits). Supported: odd n >= 3 of at most 2078 bits (d <= 40).
+/// The value may be secret (a CRT prime): the setup is constant time in it
+/// (only its size steers the work), `Debug` prints the size only, and the
+/// digits are wiped on drop.
 #[derive(Clone, Debug)]
 pub struct Ifma52Modulus {
     m: Modulus52,
@@ -52,7 +55,7 @@ pub struct Ifma52Modulus {
 impl Ifma52Modulus {
     /// None if IFMA is unavailable or the modulus is unsupported (even, below
     /// 3, or more than 40 digits). `n`: little-endian u64 limbs, any length
-    /// (high zero limbs ignored). Variable time in n (public).
+    /// (high zero limbs ignored). Time depends on the size of n only.
     pub fn new(n: &[u64]) -> Option<Self> {
         if !ifma_available() {
             return None;
@@ -200,6 +203,8 @@ fn pow_dual_run(
         let rr = Lanes::<NR>::interleave(&p.rr, &q.rr);
         // SAFETY: callers reach here only when ifma_available() (AVX-512F + IFMA detected).
         let mut y = unsafe { ifma::pow_dual::<NR>(&dm, &base, &rr, ep, eq) };
+        let mut rr = rr;
+        rr.zeroize();
         let mut yp = y.half(0, d);
         let mut yq = y.half(1, d);
         portable52::final_reduce(p, &mut yp);
