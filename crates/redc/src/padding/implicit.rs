@@ -37,14 +37,20 @@ fn hmac_sha256(key: &[u8]) -> HmacSha256 {
     <HmacSha256 as KeyInit>::new_from_slice(key).expect("HMAC accepts any key length")
 }
 
-/// `bytes` left-padded with zeros to `k` bytes (leading zeros stripped
-/// first; longer values are kept whole).
+/// `bytes` as a `k`-byte big-endian string: right-aligned with zeros in
+/// front. No byte value is examined (d is secret: its leading zero bytes
+/// must not steer a branch); only the public input length is. An input
+/// longer than `k` keeps its low `k` bytes when the excess is all zero, and
+/// is kept whole otherwise (the excess of a valid input is zero).
 fn left_pad(bytes: &[u8], k: usize) -> Zeroizing<Vec<u8>> {
-    let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
-    let v = &bytes[start..];
-    let mut out = Zeroizing::new(vec![0u8; k.saturating_sub(v.len())]);
-    out.extend_from_slice(v);
-    out
+    if bytes.len() <= k {
+        let mut out = Zeroizing::new(vec![0u8; k - bytes.len()]);
+        out.extend_from_slice(bytes);
+        return out;
+    }
+    let (excess, low) = bytes.split_at(bytes.len() - k);
+    let excess_zero = excess.iter().fold(0u8, |acc, &b| acc | b) == 0;
+    Zeroizing::new(if excess_zero { low.to_vec() } else { bytes.to_vec() })
 }
 
 /// The key derivation key of implicit rejection:

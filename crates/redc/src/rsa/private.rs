@@ -288,6 +288,18 @@ impl RsaPrivateKey {
     pub fn d_bytes(&self) -> Zeroizing<Vec<u8>> {
         Zeroizing::new(trimmed_be(&self.d))
     }
+    /// d as exactly k big-endian bytes (leading zeros kept): built without
+    /// looking at d's bytes, for constant-time uses such as implicit rejection.
+    pub(crate) fn d_be_fixed(&self) -> Zeroizing<Vec<u8>> {
+        // d < n < 2^(8k): the bytes of d above k are zero and are not read.
+        let k = self.size();
+        let mut out = Zeroizing::new(vec![0u8; k]);
+        for (i, byte) in out.iter_mut().rev().enumerate() {
+            *byte = (self.d[i / 8] >> (8 * (i % 8))) as u8;
+        }
+        out
+    }
+
     /// p, big-endian, wiped on drop.
     ///
     /// ```

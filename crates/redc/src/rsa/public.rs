@@ -207,10 +207,11 @@ impl RsaPublicKey {
     }
 
     /// `x^e mod n` on limbs (x < n, s limbs).
+    /// `x` may be secret (a blinding factor, a result being fault-checked):
+    /// it is not compared with n again, as that check's answer is known.
     pub(crate) fn public_op_limbs(&self, x: &[u64]) -> Vec<u64> {
-        self.engine
-            .pow_public_vartime(x, &self.e)
-            .expect("input is reduced")
+        debug_assert_eq!(x.len(), self.engine.limbs());
+        crate::exp::sliding::pow_public_vartime(&self.engine, x, &self.e)
     }
 }
 

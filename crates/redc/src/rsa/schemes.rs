@@ -132,7 +132,7 @@ impl RsaPrivateKey {
         ciphertext: &[u8],
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
         let em = self.raw_private(rng, ciphertext).map_err(public_or_decryption)?;
-        let d = self.d_bytes();
+        let d = self.d_be_fixed();
         Ok(Zeroizing::new(padding::pkcs1v15_decrypt_implicit(
             &em,
             self.size(),
