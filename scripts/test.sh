@@ -9,6 +9,7 @@ need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
 if [ ! -e /usr/include/openssl/ssl.h ] && [ ! -e /usr/include/x86_64-linux-gnu/openssl/opensslconf.h ]; then
     need_apt+=(libssl-dev)
 fi
@@ -31,3 +32,6 @@ cargo test --workspace --locked
 # ...and the library's arithmetic and RSA tests again on the portable path.
 REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \
     --test rustcrypto_traits --lib
+# Constant-time audit of the private operation under valgrind memcheck
+# (secrets marked undefined; any branch or address on them fails it).
+bash scripts/ct_audit.sh portable
