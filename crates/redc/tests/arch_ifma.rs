@@ -252,6 +252,40 @@ fn pow_secret_matches_bigint_and_portable() {
 }
 
 #[test]
+fn pow_public_matches_bigint() {
+    let mut rng = StdRng::seed_from_u64(6);
+    for bits in [5u64, 64, 200, 1024, 1536, 2048, 2078] {
+        let n = random_modulus(&mut rng, bits);
+        let s = (bits as usize).div_ceil(64);
+        let m = Ifma52Modulus::new_unchecked_cpu(&limbs(&n, s)).unwrap();
+        let exps: Vec<Vec<u64>> = vec![
+            vec![0],
+            vec![1],
+            vec![3],
+            vec![65537],
+            vec![0, 0],
+            vec![rng.r#gen(), rng.r#gen()],
+            vec![u64::MAX; 3],
+        ];
+        for base in [
+            BigUint::zero(),
+            BigUint::one(),
+            &n - 1u8,
+            rng.gen_biguint_below(&n),
+        ] {
+            for e in &exps {
+                let want = limbs(&base.modpow(&big(e), &n), s);
+                assert_eq!(
+                    x86::pow_public(&m, &limbs(&base, s), e),
+                    want,
+                    "pow_public bits={bits} e={e:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn pow_secret_dual_matches_bigint() {
     if skip() {
         return;

@@ -661,3 +661,40 @@ pub fn pow_dual<const NR: usize>(
     g.zeroize();
     y
 }
+
+/// `base^exp` for a PUBLIC exponent (left-to-right binary, variable time in
+/// `exp` only; constant time in the base), both halves with their own base
+/// and the same exponent. Returns the Montgomery-domain result multiplied by
+/// 1 (per half at most m, not yet fully reduced), like [`pow_dual`].
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn pow_dual_public<const NR: usize>(
+    m: &DualMod<NR>,
+    base: &Lanes<NR>,
+    rr: &Lanes<NR>,
+    exp: &[u64],
+) -> Lanes<NR> {
+    let mut one = Lanes::<NR>::ZERO;
+    one.0[0][0] = 1;
+    one.0[0][1] = 1;
+    let mut bm = Lanes::<NR>::ZERO;
+    amm_dual::<NR, false>(&mut bm, base, rr, m);
+    let mut x = Lanes::<NR>::ZERO;
+    amm_dual::<NR, false>(&mut x, rr, &one, m); // R mod m: the Montgomery form of 1
+    let mut y = Lanes::<NR>::ZERO;
+    let bits = crate::limb::bit_len_vartime(exp);
+    for i in (0..bits).rev() {
+        sqr_dual::<NR>(&mut y, &x, m);
+        if (exp[i / 64] >> (i % 64)) & 1 == 1 {
+            amm_dual::<NR, false>(&mut x, &y, &bm, m);
+        } else {
+            x = y;
+        }
+    }
+    amm_dual::<NR, false>(&mut y, &x, &one, m);
+    bm.zeroize();
+    x.zeroize();
+    y
+}
