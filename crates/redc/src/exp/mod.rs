@@ -221,7 +221,18 @@ impl MontEngine {
     /// ([`sliding::pow_public_vartime`]).
     pub fn pow_public_vartime(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
         let base = self.ctx.reduced(base)?;
-        Ok(sliding::pow_public_vartime(self, &base, exp))
+        Ok(self.pow_public_reduced(&base, exp))
+    }
+
+    /// [`MontEngine::pow_public_vartime`] for a base already reduced to s
+    /// limbs, which may be secret (variable time in `exp` only): the IFMA
+    /// kernel when the engine has it, else the sliding window.
+    pub(crate) fn pow_public_reduced(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(m) = &self.ifma {
+            return crate::arch::x86_64::pow_public(m, base, exp);
+        }
+        sliding::pow_public_vartime(self, base, exp)
     }
 
     /// `x mod N` for `x` of any length, constant time in `x`'s value:

@@ -78,7 +78,8 @@ fn make_pairs<R: CryptoRng + ?Sized>(
     let mut blinds: Vec<Secret> = Vec::with_capacity(count);
     for i in 0..count {
         let r = random_below(rng, en.modulus());
-        blinds.push(Zeroizing::new(en.to_mont(&public.public_op_limbs(&r), &mut ws)));
+        // r^e through the CRT halves (half-size, on their fast kernels).
+        blinds.push(Zeroizing::new(en.to_mont(&key.public_pow_crt(&r), &mut ws)));
         let rm = Zeroizing::new(en.to_mont(&r, &mut ws));
         let p = if i == 0 {
             rm.clone()

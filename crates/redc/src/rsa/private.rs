@@ -431,13 +431,38 @@ impl RsaPrivateKey {
         let mut m = self.crt_exponentiate(&cb);
         // m = m' r^-1 mod n (unblind holds r^-1 R mod n).
         engine_n.mul_in_place(&mut m, &unblind, &mut ws_n);
-        // Fault check: m^e must give back c.
-        let check = self.public.public_op_limbs(&m);
-        if !limb::ct_eq(&check, c).leak_bool() {
+        // Fault check: m^e must give back c, checked mod p and mod q (by CRT
+        // the same as mod n, at half size and on the halves' fast kernels).
+        // It covers both exponentiations, the recombination and unblinding.
+        let (check_p, check_q) = self.public_pow_halves(&m);
+        let (ep, eq) = (&self.engine_p, &self.engine_q);
+        let c_p = Zeroizing::new(ep.reduce(c, &mut ep.workspace()));
+        let c_q = Zeroizing::new(eq.reduce(c, &mut eq.workspace()));
+        let good = limb::ct_eq(&check_p, &c_p) & limb::ct_eq(&check_q, &c_q);
+        if !good.leak_bool() {
             m.zeroize();
             return Err(Error::PrivateOperation);
         }
         Ok(m)
+    }
+
+    /// `(x^e mod p, x^e mod q)` for `x < n` (s_n limbs, possibly secret):
+    /// the public exponent applied in each half, constant time in x.
+    pub(crate) fn public_pow_halves(&self, x: &[u64]) -> (Secret, Secret) {
+        let (ep, eq) = (&self.engine_p, &self.engine_q);
+        let e = self.public.e();
+        let xp = Zeroizing::new(ep.reduce(x, &mut ep.workspace()));
+        let xq = Zeroizing::new(eq.reduce(x, &mut eq.workspace()));
+        (
+            Zeroizing::new(ep.pow_public_reduced(&xp, e)),
+            Zeroizing::new(eq.pow_public_reduced(&xq, e)),
+        )
+    }
+
+    /// `x^e mod n` for a secret `x < n`, through the halves and Garner.
+    pub(crate) fn public_pow_crt(&self, x: &[u64]) -> Secret {
+        let (yp, yq) = self.public_pow_halves(x);
+        self.garner(&yp, &yq)
     }
 
     /// `c^d mod n` by CRT (no blinding, no check). `c < n`, s_n limbs.
@@ -455,10 +480,19 @@ impl RsaPrivateKey {
         let xq = Zeroizing::new(eq.reduce(x, &mut wsq));
         let (mp, mq) = crate::exp::pow_secret_dual(ep, &xp, exp_p, eq, &xq, exp_q);
         let (mp, mq) = (Zeroizing::new(mp), Zeroizing::new(mq));
+        self.garner(&mp, &mq)
+    }
+
+    /// Garner's recombination: the value below n that is `mp` mod p and
+    /// `mq` mod q (`mp < p`, `mq < q`, in their engines' limb counts).
+    /// Returns s_n limbs.
+    fn garner(&self, mp: &[u64], mq: &[u64]) -> Secret {
+        let ep = &self.engine_p;
+        let mut wsp = ep.workspace();
         // h = (m_p - m_q mod p) qInv mod p.
-        let mq_p = Zeroizing::new(ep.reduce(&mq, &mut wsp));
+        let mq_p = Zeroizing::new(ep.reduce(mq, &mut wsp));
         let mut diff = Zeroizing::new(vec![0u64; ep.limbs()]);
-        let borrow = limb::sub(&mut diff, &mp, &mq_p);
+        let borrow = limb::sub(&mut diff, mp, &mq_p);
         let mut fix = Zeroizing::new(vec![0u64; ep.limbs()]);
         limb::add(&mut fix, &diff, ep.modulus());
         limb::cond_assign(&mut diff, Mask::from_bit(borrow), &fix);
@@ -467,7 +501,7 @@ impl RsaPrivateKey {
         // m = m_q + q h < q (h + 1) <= q p = n.
         let mut m = Zeroizing::new(nat::mul(&self.q, &h));
         let mut mq_ext = Zeroizing::new(vec![0u64; m.len()]);
-        mq_ext[..mq.len()].copy_from_slice(&mq);
+        mq_ext[..mq.len()].copy_from_slice(mq);
         limb::add_assign(&mut m, &mq_ext);
         let s_n = self.public.engine().limbs();
         // The limbs above s_n are zero (m < n); lengths are public.
