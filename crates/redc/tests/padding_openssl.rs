@@ -227,7 +227,7 @@ fn pss(dir: &TempDir, key: &Key, h: HashAlg, rng: &mut StdRng) {
             !emsa_pss_verify(h, &other, &em_k, em_bits, SaltLen::Auto),
             "{ctx}"
         );
-        if em_bits % 8 == 0 {
+        if em_bits.is_multiple_of(8) {
             // The k-byte output has the extra zero byte in front.
             assert_eq!(em_k[0], 0);
             assert!(

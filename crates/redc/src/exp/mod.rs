@@ -281,10 +281,10 @@ pub fn pow_secret_dual(
     eq: &[u64],
 ) -> (Vec<u64>, Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
-    if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma) {
-        if let Some(both) = crate::arch::x86_64::pow_secret_dual(mp, bp, ep, mq, bq, eq) {
-            return both;
-        }
+    if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma)
+        && let Some(both) = crate::arch::x86_64::pow_secret_dual(mp, bp, ep, mq, bq, eq)
+    {
+        return both;
     }
     (p.pow_secret_reduced(bp, ep), q.pow_secret_reduced(bq, eq))
 }

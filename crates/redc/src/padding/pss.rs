@@ -177,7 +177,7 @@ pub fn emsa_pss_verify(hash: HashAlg, m_hash: &[u8], em: &[u8], em_bits: usize, 
     }
     let em = match em.len() {
         n if n == em_len => em,
-        n if n == em_len + 1 && em_bits % 8 == 0 && em[0] == 0 => &em[1..],
+        n if n == em_len + 1 && em_bits.is_multiple_of(8) && em[0] == 0 => &em[1..],
         _ => return false,
     };
     if em[em_len - 1] != 0xbc {
