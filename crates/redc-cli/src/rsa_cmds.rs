@@ -286,6 +286,16 @@ pub fn verify(args: VerifyArgs) -> i32 {
     )
 }
 
+/// The hash and label of `encrypt` and `decrypt`, checked together.
+fn crypt_options(args: &CryptArgs) -> Result<(HashAlg, Vec<u8>), String> {
+    let hash = parse_hash(&args.hash)?;
+    let label = parse_label(&args.label)?;
+    if args.scheme == "pkcs1" && !label.is_empty() {
+        return Err("--label applies to --scheme oaep only".into());
+    }
+    Ok((hash, label))
+}
+
 fn parse_label(hex_text: &str) -> Result<Vec<u8>, String> {
     hex::decode(hex_text).map_err(|_| format!("--label '{hex_text}': not an even number of hex digits"))
 }

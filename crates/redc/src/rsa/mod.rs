@@ -20,7 +20,9 @@ pub use error::Error;
 pub use files::KeyLoadError;
 pub use private::{PrivateComponents, RsaPrivateKey};
 pub use public::{MAX_BITS, MIN_BITS, RsaPublicKey};
-pub use traits::{RsaHash, Signature, pkcs1v15, pss};
+pub use traits::{
+    Pkcs1v15, Pss, RsaHash, Signature, SignatureScheme, SigningKey, VerifyingKey, pkcs1v15, pss,
+};
 
 /// The operating system's random generator as a [`rand_core::CryptoRng`].
 ///

@@ -18,8 +18,10 @@
 use super::{Error, RsaPrivateKey, RsaPublicKey};
 use crate::hash::HashAlg;
 use crate::keyfile::{Encoding, PrivateKeyFormat, PublicKeyFormat};
+use core::marker::PhantomData;
 use der::{Decode, Encode};
 use pkcs8::{EncodePrivateKey, PrivateKeyInfoRef, SecretDocument};
+use rand_core::CryptoRng;
 use spki::{Document, EncodePublicKey, SubjectPublicKeyInfoRef};
 
 /// A hash function RSA signatures can use, tied to its [`HashAlg`].
@@ -113,163 +115,130 @@ fn sig_error(_: Error) -> signature::Error {
     signature::Error::new()
 }
 
-/// RSASSA-PKCS1-v1_5 typed keys.
-pub mod pkcs1v15 {
-    use super::*;
-    use core::marker::PhantomData;
+/// A signature scheme the typed keys sign and verify with: [`Pkcs1v15`] or
+/// [`Pss`].
+///
+/// ```
+/// use redc::{hash::HashAlg, rsa::{Pss, SignatureScheme, keygen, os_rng}};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let digest = HashAlg::Sha256.digest(b"m");
+/// let sig = Pss::sign(&key, &mut os_rng(), HashAlg::Sha256, &digest).unwrap();
+/// assert!(Pss::verify(key.public_key(), HashAlg::Sha256, &digest, &sig).is_ok());
+/// ```
+pub trait SignatureScheme {
+    /// Sign a message digest made with `hash`.
+    fn sign<R: CryptoRng + ?Sized>(
+        key: &RsaPrivateKey,
+        rng: &mut R,
+        hash: HashAlg,
+        digest: &[u8],
+    ) -> Result<Vec<u8>, Error>;
+    /// Verify a signature over a message digest made with `hash`.
+    fn verify(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error>;
+}
 
-    /// A private key that signs with RSASSA-PKCS1-v1_5 and hash `D`.
-    ///
-    /// ```
-    /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
-    /// use signature::{Signer, Verifier};
-    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-    /// let signer = SigningKey::<sha2::Sha256>::new(key);
-    /// let sig = signer.sign(b"hi");
-    /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
-    /// ```
-    pub struct SigningKey<D: RsaHash> {
-        key: RsaPrivateKey,
-        _hash: PhantomData<D>,
+/// RSASSA-PKCS1-v1_5 (deterministic).
+///
+/// ```
+/// use redc::{hash::HashAlg, rsa::{Pkcs1v15, SignatureScheme, keygen, os_rng}};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let digest = HashAlg::Sha256.digest(b"m");
+/// let a = Pkcs1v15::sign(&key, &mut os_rng(), HashAlg::Sha256, &digest).unwrap();
+/// let b = Pkcs1v15::sign(&key, &mut os_rng(), HashAlg::Sha256, &digest).unwrap();
+/// assert_eq!(a, b);
+/// ```
+pub struct Pkcs1v15;
+
+/// RSASSA-PSS with MGF1: salt length = hash length when signing, any salt
+/// length recovered when verifying.
+///
+/// ```
+/// use redc::{hash::HashAlg, rsa::{Pss, SignatureScheme, keygen, os_rng}};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let digest = HashAlg::Sha256.digest(b"m");
+/// let a = Pss::sign(&key, &mut os_rng(), HashAlg::Sha256, &digest).unwrap();
+/// let b = Pss::sign(&key, &mut os_rng(), HashAlg::Sha256, &digest).unwrap();
+/// assert_ne!(a, b); // random salts
+/// ```
+pub struct Pss;
+
+impl SignatureScheme for Pkcs1v15 {
+    fn sign<R: CryptoRng + ?Sized>(
+        key: &RsaPrivateKey,
+        rng: &mut R,
+        hash: HashAlg,
+        digest: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        key.sign_pkcs1v15(rng, hash, digest)
     }
-
-    /// A public key that verifies RSASSA-PKCS1-v1_5 signatures made with `D`.
-    ///
-    /// ```no_run
-    /// use redc::rsa::{RsaPublicKey, pkcs1v15::VerifyingKey};
-    /// use spki::DecodePublicKey;
-    /// let key = RsaPublicKey::read_public_key_pem_file("pub.pem").unwrap();
-    /// let verifier = VerifyingKey::<sha2::Sha256>::new(key);
-    /// ```
-    pub struct VerifyingKey<D: RsaHash> {
-        key: RsaPublicKey,
-        _hash: PhantomData<D>,
-    }
-
-    impl<D: RsaHash> SigningKey<D> {
-        /// Wrap a private key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
-        /// use signature::Signer;
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let signer = SigningKey::<sha2::Sha256>::new(key);
-        /// let sig = signer.sign(b"hi");
-        /// assert_eq!(sig.as_bytes().len(), 128);
-        /// ```
-        pub fn new(key: RsaPrivateKey) -> Self {
-            SigningKey {
-                key,
-                _hash: PhantomData,
-            }
-        }
-        /// The matching verifying key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
-        /// use signature::{Signer, Verifier};
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let signer = SigningKey::<sha2::Sha256>::new(key);
-        /// let sig = signer.sign(b"hi");
-        /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
-        /// assert!(signer.verifying_key().verify(b"ho", &sig).is_err());
-        /// ```
-        pub fn verifying_key(&self) -> VerifyingKey<D> {
-            VerifyingKey::new(self.key.to_public_key())
-        }
-        /// The private key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let signer = SigningKey::<sha2::Sha256>::new(key);
-        /// assert_eq!(signer.key().bits(), 1024);
-        /// ```
-        pub fn key(&self) -> &RsaPrivateKey {
-            &self.key
-        }
-    }
-
-    impl<D: RsaHash> VerifyingKey<D> {
-        /// Wrap a public key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pkcs1v15::{SigningKey, VerifyingKey}};
-        /// use signature::{Signer, Verifier};
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let signer = SigningKey::<sha2::Sha256>::new(key);
-        /// let sig = signer.sign(b"hi");
-        /// let verifier = VerifyingKey::<sha2::Sha256>::new(signer.key().to_public_key());
-        /// assert!(verifier.verify(b"hi", &sig).is_ok());
-        /// ```
-        pub fn new(key: RsaPublicKey) -> Self {
-            VerifyingKey {
-                key,
-                _hash: PhantomData,
-            }
-        }
-        /// The public key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let signer = SigningKey::<sha2::Sha256>::new(key);
-        /// assert_eq!(signer.verifying_key().key(), signer.key().public_key());
-        /// ```
-        pub fn key(&self) -> &RsaPublicKey {
-            &self.key
-        }
-    }
-
-    impl<D: RsaHash> signature::Signer<Signature> for SigningKey<D> {
-        /// Hashes `msg` with `D` and signs; blinding from the OS generator.
-        fn try_sign(&self, msg: &[u8]) -> signature::Result<Signature> {
-            let digest = D::ALG.digest(msg);
-            let sig = self
-                .key
-                .sign_pkcs1v15(&mut crate::rsa::os_rng(), D::ALG, &digest)
-                .map_err(sig_error)?;
-            Ok(Signature(sig.into()))
-        }
-    }
-
-    impl<D: RsaHash> signature::RandomizedSigner<Signature> for SigningKey<D> {
-        /// Hashes `msg` with `D` and signs; blinding from `rng`.
-        fn try_sign_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
-            &self,
-            rng: &mut R,
-            msg: &[u8],
-        ) -> signature::Result<Signature> {
-            let digest = D::ALG.digest(msg);
-            let mut rng = Fallible::new(rng);
-            let sig = self
-                .key
-                .sign_pkcs1v15(&mut rng, D::ALG, &digest)
-                .map_err(sig_error)?;
-            if rng.failed() {
-                return Err(signature::Error::new());
-            }
-            Ok(Signature(sig.into()))
-        }
-    }
-
-    impl<D: RsaHash> signature::Verifier<Signature> for VerifyingKey<D> {
-        fn verify(&self, msg: &[u8], sig: &Signature) -> signature::Result<()> {
-            self.key
-                .verify_pkcs1v15(D::ALG, &D::ALG.digest(msg), sig.as_bytes())
-                .map_err(sig_error)
-        }
+    fn verify(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
+        key.verify_pkcs1v15(hash, digest, sig)
     }
 }
 
-/// RSASSA-PSS typed keys (salt length = hash length when signing; any
-/// salt length recovered when verifying).
-pub mod pss {
-    use super::*;
-    use crate::padding::SaltLen;
-    use core::marker::PhantomData;
+impl SignatureScheme for Pss {
+    fn sign<R: CryptoRng + ?Sized>(
+        key: &RsaPrivateKey,
+        rng: &mut R,
+        hash: HashAlg,
+        digest: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        key.sign_pss(rng, hash, digest, None)
+    }
+    fn verify(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
+        key.verify_pss(hash, digest, sig, crate::padding::SaltLen::Auto)
+    }
+}
 
-    /// A private key that signs with RSASSA-PSS, MGF1 and hash `D`.
+/// A private key that signs with scheme `S` and hash `D`; usually named
+/// through [`pkcs1v15::SigningKey`] or [`pss::SigningKey`].
+///
+/// ```
+/// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+/// use signature::{Signer, Verifier};
+/// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+/// let signer = SigningKey::<sha2::Sha256>::new(key);
+/// let sig = signer.sign(b"hi");
+/// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
+/// ```
+pub struct SigningKey<D: RsaHash, S: SignatureScheme> {
+    key: RsaPrivateKey,
+    _marker: PhantomData<(D, S)>,
+}
+
+/// A public key that verifies scheme `S` signatures made with hash `D`;
+/// usually named through [`pkcs1v15::VerifyingKey`] or [`pss::VerifyingKey`].
+///
+/// ```no_run
+/// use redc::rsa::{RsaPublicKey, pkcs1v15::VerifyingKey};
+/// use spki::DecodePublicKey;
+/// let key = RsaPublicKey::read_public_key_pem_file("pub.pem").unwrap();
+/// let verifier = VerifyingKey::<sha2::Sha256>::new(key);
+/// ```
+pub struct VerifyingKey<D: RsaHash, S: SignatureScheme> {
+    key: RsaPublicKey,
+    _marker: PhantomData<(D, S)>,
+}
+
+impl<D: RsaHash, S: SignatureScheme> SigningKey<D, S> {
+    /// Wrap a private key.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+    /// use signature::Signer;
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
+    /// let sig = signer.sign(b"hi");
+    /// assert_eq!(sig.as_bytes().len(), 128);
+    /// ```
+    pub fn new(key: RsaPrivateKey) -> Self {
+        SigningKey {
+            key,
+            _marker: PhantomData,
+        }
+    }
+
+    /// The matching verifying key.
     ///
     /// ```
     /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
@@ -278,114 +247,124 @@ pub mod pss {
     /// let signer = SigningKey::<sha2::Sha256>::new(key);
     /// let sig = signer.sign(b"hi");
     /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
+    /// assert!(signer.verifying_key().verify(b"ho", &sig).is_err());
     /// ```
-    pub struct SigningKey<D: RsaHash> {
-        key: RsaPrivateKey,
-        _hash: PhantomData<D>,
+    pub fn verifying_key(&self) -> VerifyingKey<D, S> {
+        VerifyingKey::new(self.key.to_public_key())
     }
 
-    /// A public key that verifies RSASSA-PSS signatures made with `D`.
+    /// The private key.
     ///
-    /// ```no_run
-    /// use redc::rsa::{RsaPublicKey, pss::VerifyingKey};
-    /// use spki::DecodePublicKey;
-    /// let v = VerifyingKey::<sha2::Sha256>::new(RsaPublicKey::read_public_key_pem_file("pub.pem").unwrap());
     /// ```
-    pub struct VerifyingKey<D: RsaHash> {
-        key: RsaPublicKey,
-        _hash: PhantomData<D>,
+    /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
+    /// assert_eq!(signer.key().bits(), 1024);
+    /// ```
+    pub fn key(&self) -> &RsaPrivateKey {
+        &self.key
     }
+}
 
-    impl<D: RsaHash> SigningKey<D> {
-        /// Wrap a private key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
-        /// use signature::Signer;
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let signer = SigningKey::<sha2::Sha256>::new(key);
-        /// let sig = signer.sign(b"hi");
-        /// assert_eq!(sig.as_bytes().len(), 128);
-        /// ```
-        pub fn new(key: RsaPrivateKey) -> Self {
-            SigningKey {
-                key,
-                _hash: PhantomData,
-            }
-        }
-        /// The matching verifying key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
-        /// use signature::{Signer, Verifier};
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let signer = SigningKey::<sha2::Sha256>::new(key);
-        /// let sig = signer.sign(b"hi");
-        /// assert!(signer.verifying_key().verify(b"hi", &sig).is_ok());
-        /// assert!(signer.verifying_key().verify(b"ho", &sig).is_err());
-        /// ```
-        pub fn verifying_key(&self) -> VerifyingKey<D> {
-            VerifyingKey::new(self.key.to_public_key())
+impl<D: RsaHash, S: SignatureScheme> VerifyingKey<D, S> {
+    /// Wrap a public key.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng, pkcs1v15::{SigningKey, VerifyingKey}};
+    /// use signature::{Signer, Verifier};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
+    /// let sig = signer.sign(b"hi");
+    /// let verifier = VerifyingKey::<sha2::Sha256>::new(signer.key().to_public_key());
+    /// assert!(verifier.verify(b"hi", &sig).is_ok());
+    /// ```
+    pub fn new(key: RsaPublicKey) -> Self {
+        VerifyingKey {
+            key,
+            _marker: PhantomData,
         }
     }
 
-    impl<D: RsaHash> VerifyingKey<D> {
-        /// Wrap a public key.
-        ///
-        /// ```
-        /// use redc::rsa::{keygen, os_rng, pss::{SigningKey, VerifyingKey}};
-        /// use signature::{RandomizedSigner, Verifier};
-        /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        /// let verifier = VerifyingKey::<sha2::Sha256>::new(key.to_public_key());
-        /// let sig = SigningKey::<sha2::Sha256>::new(key).sign_with_rng(&mut os_rng(), b"hi");
-        /// assert!(verifier.verify(b"hi", &sig).is_ok());
-        /// ```
-        pub fn new(key: RsaPublicKey) -> Self {
-            VerifyingKey {
-                key,
-                _hash: PhantomData,
-            }
-        }
+    /// The public key.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
+    /// assert_eq!(signer.verifying_key().key(), signer.key().public_key());
+    /// ```
+    pub fn key(&self) -> &RsaPublicKey {
+        &self.key
     }
+}
 
-    impl<D: RsaHash> signature::Signer<Signature> for SigningKey<D> {
-        /// Salt and blinding from the OS generator.
-        fn try_sign(&self, msg: &[u8]) -> signature::Result<Signature> {
-            let digest = D::ALG.digest(msg);
-            let sig = self
-                .key
-                .sign_pss(&mut crate::rsa::os_rng(), D::ALG, &digest, None)
-                .map_err(sig_error)?;
-            Ok(Signature(sig.into()))
-        }
+impl<D: RsaHash, S: SignatureScheme> signature::Signer<Signature> for SigningKey<D, S> {
+    /// Hashes `msg` with `D` and signs; randomness from the OS generator.
+    fn try_sign(&self, msg: &[u8]) -> signature::Result<Signature> {
+        let digest = D::ALG.digest(msg);
+        let sig = S::sign(&self.key, &mut crate::rsa::os_rng(), D::ALG, &digest).map_err(sig_error)?;
+        Ok(Signature(sig.into()))
     }
+}
 
-    impl<D: RsaHash> signature::RandomizedSigner<Signature> for SigningKey<D> {
-        fn try_sign_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
-            &self,
-            rng: &mut R,
-            msg: &[u8],
-        ) -> signature::Result<Signature> {
-            let digest = D::ALG.digest(msg);
-            let mut rng = Fallible::new(rng);
-            let sig = self
-                .key
-                .sign_pss(&mut rng, D::ALG, &digest, None)
-                .map_err(sig_error)?;
-            if rng.failed() {
-                return Err(signature::Error::new());
-            }
-            Ok(Signature(sig.into()))
+impl<D: RsaHash, S: SignatureScheme> signature::RandomizedSigner<Signature> for SigningKey<D, S> {
+    /// Hashes `msg` with `D` and signs; randomness (blinding, PSS salt) from `rng`.
+    fn try_sign_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> signature::Result<Signature> {
+        let digest = D::ALG.digest(msg);
+        let mut rng = Fallible::new(rng);
+        let sig = S::sign(&self.key, &mut rng, D::ALG, &digest).map_err(sig_error)?;
+        if rng.failed() {
+            return Err(signature::Error::new());
         }
+        Ok(Signature(sig.into()))
     }
+}
 
-    impl<D: RsaHash> signature::Verifier<Signature> for VerifyingKey<D> {
-        fn verify(&self, msg: &[u8], sig: &Signature) -> signature::Result<()> {
-            self.key
-                .verify_pss(D::ALG, &D::ALG.digest(msg), sig.as_bytes(), SaltLen::Auto)
-                .map_err(sig_error)
-        }
+impl<D: RsaHash, S: SignatureScheme> signature::Verifier<Signature> for VerifyingKey<D, S> {
+    fn verify(&self, msg: &[u8], sig: &Signature) -> signature::Result<()> {
+        S::verify(&self.key, D::ALG, &D::ALG.digest(msg), sig.as_bytes()).map_err(sig_error)
     }
+}
+
+/// RSASSA-PKCS1-v1_5 typed keys, as in the `rsa` crate.
+pub mod pkcs1v15 {
+    /// A private key signing with RSASSA-PKCS1-v1_5 and hash `D`.
+    ///
+    /// ```
+    /// let key = redc::rsa::keygen::generate(1024, 65537, &mut redc::rsa::os_rng()).unwrap();
+    /// let signer = redc::rsa::pkcs1v15::SigningKey::<sha2::Sha384>::new(key);
+    /// ```
+    pub type SigningKey<D> = super::SigningKey<D, super::Pkcs1v15>;
+    /// A public key verifying RSASSA-PKCS1-v1_5 signatures made with `D`.
+    ///
+    /// ```
+    /// let key = redc::rsa::keygen::generate(1024, 65537, &mut redc::rsa::os_rng()).unwrap();
+    /// let v = redc::rsa::pkcs1v15::VerifyingKey::<sha2::Sha384>::new(key.to_public_key());
+    /// ```
+    pub type VerifyingKey<D> = super::VerifyingKey<D, super::Pkcs1v15>;
+}
+
+/// RSASSA-PSS typed keys (salt length = hash length when signing; any
+/// salt length recovered when verifying).
+pub mod pss {
+    /// A private key signing with RSASSA-PSS, MGF1 and hash `D`.
+    ///
+    /// ```
+    /// let key = redc::rsa::keygen::generate(1024, 65537, &mut redc::rsa::os_rng()).unwrap();
+    /// let signer = redc::rsa::pss::SigningKey::<sha2::Sha256>::new(key);
+    /// ```
+    pub type SigningKey<D> = super::SigningKey<D, super::Pss>;
+    /// A public key verifying RSASSA-PSS signatures made with `D`.
+    ///
+    /// ```
+    /// let key = redc::rsa::keygen::generate(1024, 65537, &mut redc::rsa::os_rng()).unwrap();
+    /// let v = redc::rsa::pss::VerifyingKey::<sha2::Sha256>::new(key.to_public_key());
+    /// ```
+    pub type VerifyingKey<D> = super::VerifyingKey<D, super::Pss>;
 }
 
 /// A fallible generator seen as an infallible one: a failure fills zeros
