@@ -305,11 +305,7 @@ pub fn encrypt(args: CryptArgs) -> i32 {
     finish(
         "encrypt",
         (|| {
-            let hash = parse_hash(&args.hash)?;
-            let label = parse_label(&args.label)?;
-            if args.scheme == "pkcs1" && !label.is_empty() {
-                return Err("--label applies to --scheme oaep only".into());
-            }
+            let (hash, label) = crypt_options(&args)?;
             let key = load_public(&args.key)?;
             let msg = zeroize::Zeroizing::new(read_input(&args.input)?);
             let mut rng = os_rng();
@@ -341,11 +337,7 @@ pub fn decrypt(args: CryptArgs) -> i32 {
     finish(
         "decrypt",
         (|| {
-            let hash = parse_hash(&args.hash)?;
-            let label = parse_label(&args.label)?;
-            if args.scheme == "pkcs1" && !label.is_empty() {
-                return Err("--label applies to --scheme oaep only".into());
-            }
+            let (hash, label) = crypt_options(&args)?;
             let key = load_private(&args.key)?;
             let ct = read_input(&args.input)?;
             let mut rng = os_rng();
