@@ -188,3 +188,50 @@ fn keygen_rejects_bad_parameters() {
 fn limbs_helper_is_consistent() {
     assert_eq!(big(&[5, 1]), (BigUint::one() << 64u32) + 5u8);
 }
+
+/// Imported keys may have primes of different limb counts (here 960 and
+/// 1090 bits): the CRT reductions must take their general path and stay exact.
+#[test]
+fn unbalanced_primes_from_components() {
+    let mut rng = os_rng();
+    let e = BigUint::from(65537u32);
+    let (p, q) = loop {
+        let p = b(&redc::limb::to_be_bytes(&redc::rsa::prime::random_prime(
+            960, 65537, &mut rng,
+        )));
+        let q = b(&redc::limb::to_be_bytes(&redc::rsa::prime::random_prime(
+            1090, 65537, &mut rng,
+        )));
+        if p != q {
+            break (p, q);
+        }
+    };
+    for (p, q) in [(p.clone(), q.clone()), (q, p)] {
+        let n = &p * &q;
+        let lambda = (&p - 1u8).lcm(&(&q - 1u8));
+        let d = e.modinv(&lambda).expect("e invertible");
+        let key = RsaPrivateKey::from_components(PrivateComponents {
+            n: &n.to_bytes_be(),
+            e: &e.to_bytes_be(),
+            d: &d.to_bytes_be(),
+            p: &p.to_bytes_be(),
+            q: &q.to_bytes_be(),
+            crt: None,
+        })
+        .unwrap();
+        for i in 0..40u32 {
+            let c = (BigUint::from(i + 2).pow(700) + BigUint::from(i)) % &n;
+            let mut bytes = vec![0u8; key.size()];
+            let cb = c.to_bytes_be();
+            bytes[key.size() - cb.len()..].copy_from_slice(&cb);
+            let m = key.raw_private(&mut rng, &bytes).unwrap();
+            assert_eq!(
+                b(&m),
+                c.modpow(&d, &n),
+                "p {} bits, q {} bits",
+                p.bits(),
+                q.bits()
+            );
+        }
+    }
+}

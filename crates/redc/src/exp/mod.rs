@@ -17,6 +17,7 @@ pub mod window;
 use crate::error::Error;
 use crate::limb;
 use crate::mont::{Kernel, MontContext, Variant, scratch_len};
+use zeroize::Zeroize;
 
 /// A public odd modulus with its Montgomery kernels.
 #[derive(Clone)]
@@ -233,6 +234,36 @@ impl MontEngine {
             return crate::arch::x86_64::pow_public(m, base, exp);
         }
         sliding::pow_public_vartime(self, base, exp)
+    }
+
+    /// `x mod N` for `x < N R` of at most 2s limbs: one REDC gives
+    /// `x R^-1 mod N` (its precondition is exactly `x < N R`), one product by
+    /// R^2 mod N gives `x`. Two Montgomery operations instead of
+    /// [`MontEngine::reduce`]'s five. The bound is the caller's public
+    /// knowledge (for CRT: any x < n = p q reduced mod p when q < R_p, that
+    /// is, when q has no more limbs than p); it is not checked, as checking
+    /// would compare secret values.
+    ///
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap(); // R = 2^64
+    /// let mut ws = engine.workspace();
+    /// let x = [7, 200]; // 200 * 2^64 + 7 < 241 * 2^64
+    /// let want = ((200u128 << 64) + 7) % 241;
+    /// assert_eq!(engine.reduce_below_nr(&x, &mut ws), vec![want as u64]);
+    /// ```
+    pub fn reduce_below_nr(&self, x: &[u64], ws: &mut Workspace) -> Vec<u64> {
+        let s = self.limbs();
+        assert!(x.len() <= 2 * s, "x has more than 2s limbs");
+        let mut t = vec![0u64; 2 * s + 1];
+        t[..x.len()].copy_from_slice(x);
+        let mut x_over_r = vec![0u64; s];
+        crate::mont::sos::redc(&mut x_over_r, &mut t, self.ctx.modulus(), self.ctx.n0());
+        let mut out = vec![0u64; s];
+        self.mul_into(&mut out, &x_over_r, self.ctx.r_squared(), ws);
+        t.zeroize();
+        x_over_r.zeroize();
+        out
     }
 
     /// `x mod N` for `x` of any length, constant time in `x`'s value:

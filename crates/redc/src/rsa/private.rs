@@ -435,9 +435,7 @@ impl RsaPrivateKey {
         // the same as mod n, at half size and on the halves' fast kernels).
         // It covers both exponentiations, the recombination and unblinding.
         let (check_p, check_q) = self.public_pow_halves(&m);
-        let (ep, eq) = (&self.engine_p, &self.engine_q);
-        let c_p = Zeroizing::new(ep.reduce(c, &mut ep.workspace()));
-        let c_q = Zeroizing::new(eq.reduce(c, &mut eq.workspace()));
+        let (c_p, c_q) = (self.mod_p(c), self.mod_q(c));
         let good = limb::ct_eq(&check_p, &c_p) & limb::ct_eq(&check_q, &c_q);
         if !good.leak_bool() {
             m.zeroize();
@@ -446,13 +444,36 @@ impl RsaPrivateKey {
         Ok(m)
     }
 
+    /// `x mod p` for `x < n` (or any x below p R_p): the two-operation
+    /// reduction when q has no more limbs than p (then n = p q < p R_p),
+    /// else the general one. Only limb counts (public) choose.
+    fn mod_p(&self, x: &[u64]) -> Secret {
+        let ep = &self.engine_p;
+        let mut ws = ep.workspace();
+        Zeroizing::new(if self.q.len() <= self.p.len() && x.len() <= 2 * ep.limbs() {
+            ep.reduce_below_nr(x, &mut ws)
+        } else {
+            ep.reduce(x, &mut ws)
+        })
+    }
+
+    /// `x mod q` for `x < n`, as [`RsaPrivateKey::mod_p`] with the primes' roles swapped.
+    fn mod_q(&self, x: &[u64]) -> Secret {
+        let eq = &self.engine_q;
+        let mut ws = eq.workspace();
+        Zeroizing::new(if self.p.len() <= self.q.len() && x.len() <= 2 * eq.limbs() {
+            eq.reduce_below_nr(x, &mut ws)
+        } else {
+            eq.reduce(x, &mut ws)
+        })
+    }
+
     /// `(x^e mod p, x^e mod q)` for `x < n` (s_n limbs, possibly secret):
     /// the public exponent applied in each half, constant time in x.
     pub(crate) fn public_pow_halves(&self, x: &[u64]) -> (Secret, Secret) {
         let (ep, eq) = (&self.engine_p, &self.engine_q);
         let e = self.public.e();
-        let xp = Zeroizing::new(ep.reduce(x, &mut ep.workspace()));
-        let xq = Zeroizing::new(eq.reduce(x, &mut eq.workspace()));
+        let (xp, xq) = (self.mod_p(x), self.mod_q(x));
         (
             Zeroizing::new(ep.pow_public_reduced(&xp, e)),
             Zeroizing::new(eq.pow_public_reduced(&xq, e)),
@@ -475,9 +496,7 @@ impl RsaPrivateKey {
     /// `x < n`, s_n limbs. Returns s_n limbs.
     pub(crate) fn crt_pow(&self, x: &[u64], exp_p: &[u64], exp_q: &[u64]) -> Secret {
         let (ep, eq) = (&self.engine_p, &self.engine_q);
-        let (mut wsp, mut wsq) = (ep.workspace(), eq.workspace());
-        let xp = Zeroizing::new(ep.reduce(x, &mut wsp));
-        let xq = Zeroizing::new(eq.reduce(x, &mut wsq));
+        let (xp, xq) = (self.mod_p(x), self.mod_q(x));
         let (mp, mq) = crate::exp::pow_secret_dual(ep, &xp, exp_p, eq, &xq, exp_q);
         let (mp, mq) = (Zeroizing::new(mp), Zeroizing::new(mq));
         self.garner(&mp, &mq)
@@ -490,7 +509,8 @@ impl RsaPrivateKey {
         let ep = &self.engine_p;
         let mut wsp = ep.workspace();
         // h = (m_p - m_q mod p) qInv mod p.
-        let mq_p = Zeroizing::new(ep.reduce(mq, &mut wsp));
+        // m_q < q < R_p when q has no more limbs than p: mod_p's condition.
+        let mq_p = self.mod_p(mq);
         let mut diff = Zeroizing::new(vec![0u64; ep.limbs()]);
         let borrow = limb::sub(&mut diff, mp, &mq_p);
         let mut fix = Zeroizing::new(vec![0u64; ep.limbs()]);
