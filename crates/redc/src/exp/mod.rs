@@ -320,6 +320,34 @@ pub fn pow_secret_dual(
     (p.pow_secret_reduced(bp, ep), q.pow_secret_reduced(bq, eq))
 }
 
+/// `(bp^exp mod p, bq^exp mod q)` for a public `exp`, the two halves
+/// together when both engines have the IFMA form of the same width (one dual
+/// run), else one after the other. Bases reduced, in each engine's limb
+/// count; constant time in them, variable time in `exp`.
+///
+/// ```
+/// use redc::exp::{MontEngine, pow_public_dual};
+/// let (p, q) = (MontEngine::new(&[1_000_003]).unwrap(), MontEngine::new(&[998_244_353]).unwrap());
+/// let (a, b) = pow_public_dual(&p, &[5], &q, &[7], &[65537]);
+/// assert_eq!(a, p.pow_public_vartime(&[5], &[65537]).unwrap());
+/// assert_eq!(b, q.pow_public_vartime(&[7], &[65537]).unwrap());
+/// ```
+pub fn pow_public_dual(
+    p: &MontEngine,
+    bp: &[u64],
+    q: &MontEngine,
+    bq: &[u64],
+    exp: &[u64],
+) -> (Vec<u64>, Vec<u64>) {
+    #[cfg(target_arch = "x86_64")]
+    if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma)
+        && let Some(both) = crate::arch::x86_64::pow_public_dual(mp, bp, mq, bq, exp)
+    {
+        return both;
+    }
+    (p.pow_public_reduced(bp, exp), q.pow_public_reduced(bq, exp))
+}
+
 /// The ADX squaring in the [`Kernel`] form (`b` is `a` and is not read).
 #[cfg(target_arch = "x86_64")]
 fn adx_sqr_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {

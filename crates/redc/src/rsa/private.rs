@@ -474,10 +474,8 @@ impl RsaPrivateKey {
         let (ep, eq) = (&self.engine_p, &self.engine_q);
         let e = self.public.e();
         let (xp, xq) = (self.mod_p(x), self.mod_q(x));
-        (
-            Zeroizing::new(ep.pow_public_reduced(&xp, e)),
-            Zeroizing::new(eq.pow_public_reduced(&xq, e)),
-        )
+        let (yp, yq) = crate::exp::pow_public_dual(ep, &xp, eq, &xq, e);
+        (Zeroizing::new(yp), Zeroizing::new(yq))
     }
 
     /// `x^e mod n` for a secret `x < n`, through the halves and Garner.

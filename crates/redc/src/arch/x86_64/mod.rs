@@ -250,6 +250,49 @@ fn pow_dual_run(
     })
 }
 
+/// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent, both halves in one
+/// run of the dual kernel (the fault check and blinding of a CRT private
+/// operation). None when p and q need different digit counts. Same contract
+/// as [`pow_public`] per half: variable time in `exp` only.
+pub fn pow_public_dual(
+    p: &Ifma52Modulus,
+    bp: &[u64],
+    q: &Ifma52Modulus,
+    bq: &[u64],
+    exp: &[u64],
+) -> Option<(Vec<u64>, Vec<u64>)> {
+    if p.m.d != q.m.d {
+        return None;
+    }
+    check_base(p, bp);
+    check_base(q, bq);
+    if !ifma_available() {
+        return Some((portable52::pow(&p.m, bp, exp), portable52::pow(&q.m, bq, exp)));
+    }
+    let d = p.m.d;
+    Some(with_nr!(d.div_ceil(4), NR => {
+        let dm = DualMod::<NR>::new(&p.m, &q.m);
+        let mut dp = portable52::to_digits(bp, d);
+        let mut dq = portable52::to_digits(bq, d);
+        let mut b = Lanes::<NR>::interleave(&dp, &dq);
+        let mut rr = Lanes::<NR>::interleave(&p.m.rr, &q.m.rr);
+        // SAFETY: ifma_available() was checked above.
+        let mut y = unsafe { ifma::pow_dual_public::<NR>(&dm, &b, &rr, exp) };
+        let mut yp = y.half(0, d);
+        let mut yq = y.half(1, d);
+        portable52::final_reduce(&p.m, &mut yp);
+        portable52::final_reduce(&q.m, &mut yq);
+        let out = (portable52::from_digits(&yp, p.m.limbs.len()), portable52::from_digits(&yq, q.m.limbs.len()));
+        for v in [&mut dp, &mut dq, &mut yp, &mut yq] {
+            v.zeroize();
+        }
+        b.zeroize();
+        rr.zeroize();
+        y.zeroize();
+        out
+    }))
+}
+
 /// One dual almost-Montgomery product (or dedicated square when `sqr`; then
 /// the b operands are ignored) on radix-2^52 digit vectors of length d, repeated
 /// `iters` times with the output fed back as the a operand (iters >= 1). For
