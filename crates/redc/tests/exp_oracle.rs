@@ -101,7 +101,10 @@ fn public_dual_matches_modpow() {
     let mut rng = rng(24);
     for (sp, sq) in [(1usize, 1usize), (8, 8), (16, 16), (16, 17), (24, 24), (32, 32)] {
         let (n1, n2) = (random_modulus(&mut rng, sp), random_modulus(&mut rng, sq));
-        let (e1, e2) = (MontEngine::new(&limbs(&n1, sp)).unwrap(), MontEngine::new(&limbs(&n2, sq)).unwrap());
+        let (e1, e2) = (
+            MontEngine::new(&limbs(&n1, sp)).unwrap(),
+            MontEngine::new(&limbs(&n2, sq)).unwrap(),
+        );
         for exp in [BigUint::from(65537u32), BigUint::from(3u8), rng.gen_biguint(100)] {
             let (b1, b2) = (random_below(&mut rng, &n1), random_below(&mut rng, &n2));
             let el = limbs(&exp, 2);
