@@ -21,6 +21,11 @@ use zeroize::Zeroize;
 
 /// A public odd modulus with its Montgomery kernels.
 #[derive(Clone)]
+/// ```
+/// use redc::exp::MontEngine;
+/// let engine = MontEngine::new(&[241]).unwrap();
+/// assert_eq!(engine.pow_secret(&[3], &[5]).unwrap(), vec![3u64.pow(5) % 241]);
+/// ```
 pub struct MontEngine {
     ctx: MontContext,
     mul: Kernel,
@@ -52,6 +57,13 @@ impl Drop for MontEngine {
 }
 
 /// Scratch space for one thread's use of an engine.
+/// ```
+/// use redc::exp::MontEngine;
+/// let engine = MontEngine::new(&[241]).unwrap();
+/// let mut ws = engine.workspace();
+/// let x = engine.to_mont(&[17], &mut ws);
+/// assert_eq!(engine.from_mont(&x, &mut ws), vec![17]);
+/// ```
 pub struct Workspace {
     scratch: Vec<u64>,
     tmp: Vec<u64>,
@@ -60,6 +72,11 @@ pub struct Workspace {
 impl MontEngine {
     /// An engine for odd `n >= 3` with the fastest kernels this CPU runs
     /// (see the module documentation); [`MontEngine::portable`] otherwise.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// assert!(MontEngine::new(&[241]).is_ok());
+    /// assert!(MontEngine::new(&[240]).is_err()); // even
+    /// ```
     pub fn new(n: &[u64]) -> Result<MontEngine, Error> {
         #[cfg(target_arch = "x86_64")]
         {
@@ -87,12 +104,21 @@ impl MontEngine {
 
     /// An engine with the portable kernels only (FIPS for both products and
     /// squarings: the fastest portable pair measured, see docs/BENCHMARKS.md).
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// assert_eq!(MontEngine::portable(&[241]).unwrap().kernel_name(), "portable");
+    /// ```
     pub fn portable(n: &[u64]) -> Result<MontEngine, Error> {
         Self::with_kernels(n, Variant::Fips.kernel(), Variant::Fips.kernel())
     }
 
     /// An engine with the given kernels (both must compute `a b R^-1 mod n`,
     /// fully reduced, for R = 2^(64 s)).
+    /// ```
+    /// use redc::{exp::MontEngine, mont::Variant};
+    /// let e = MontEngine::with_kernels(&[241], Variant::Cios.kernel(), Variant::Sqr.kernel()).unwrap();
+    /// assert_eq!(e.pow_secret(&[2], &[10]).unwrap(), vec![1024 % 241]);
+    /// ```
     pub fn with_kernels(n: &[u64], mul: Kernel, sqr: Kernel) -> Result<MontEngine, Error> {
         let ctx = MontContext::new(n)?;
         let mut one = vec![0u64; ctx.limbs()];
@@ -121,26 +147,49 @@ impl MontEngine {
 
     /// Which kernels this engine uses: "portable", "adx", "ifma" or
     /// "ifma+adx" (IFMA for secret exponentiations, ADX for the rest).
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let name = MontEngine::new(&[241]).unwrap().kernel_name();
+    /// assert!(["portable", "adx", "ifma", "ifma+adx"].contains(&name));
+    /// ```
     pub fn kernel_name(&self) -> &'static str {
         self.kernel
     }
 
     /// The Montgomery context.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// assert_eq!(MontEngine::new(&[241]).unwrap().context().bits(), 8);
+    /// ```
     pub fn context(&self) -> &MontContext {
         &self.ctx
     }
 
     /// s, the modulus's limb count.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// assert_eq!(MontEngine::new(&[1, 1]).unwrap().limbs(), 2);
+    /// ```
     pub fn limbs(&self) -> usize {
         self.ctx.limbs()
     }
 
     /// N.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// assert_eq!(MontEngine::new(&[241, 0]).unwrap().modulus(), &[241]); // high zeros dropped
+    /// ```
     pub fn modulus(&self) -> &[u64] {
         self.ctx.modulus()
     }
 
     /// Fresh scratch space.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// assert_eq!(engine.reduce(&[1000], &mut ws), vec![1000 % 241]);
+    /// ```
     pub fn workspace(&self) -> Workspace {
         Workspace {
             scratch: vec![0; scratch_len(self.limbs())],
@@ -149,16 +198,39 @@ impl MontEngine {
     }
 
     /// 1 in Montgomery form (R mod N).
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// assert_eq!(engine.from_mont(&engine.one_mont(), &mut ws), vec![1]);
+    /// ```
     pub fn one_mont(&self) -> Vec<u64> {
         self.one.clone()
     }
 
     /// `out = a b R^-1 mod N`; all s limbs, reduced.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// let (a, b) = (engine.to_mont(&[17], &mut ws), engine.to_mont(&[30], &mut ws));
+    /// let mut ab = vec![0];
+    /// engine.mul_into(&mut ab, &a, &b, &mut ws);
+    /// assert_eq!(engine.from_mont(&ab, &mut ws), vec![17 * 30 % 241]);
+    /// ```
     pub fn mul_into(&self, out: &mut [u64], a: &[u64], b: &[u64], ws: &mut Workspace) {
         (self.mul)(out, a, b, self.ctx.modulus(), self.ctx.n0(), &mut ws.scratch);
     }
 
     /// `acc = acc b R^-1 mod N`.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// let mut acc = engine.to_mont(&[17], &mut ws);
+    /// engine.mul_in_place(&mut acc, &engine.to_mont(&[30], &mut ws), &mut ws);
+    /// assert_eq!(engine.from_mont(&acc, &mut ws), vec![17 * 30 % 241]);
+    /// ```
     pub fn mul_in_place(&self, acc: &mut [u64], b: &[u64], ws: &mut Workspace) {
         (self.mul)(
             &mut ws.tmp,
@@ -172,6 +244,14 @@ impl MontEngine {
     }
 
     /// `acc = acc^2 R^-1 mod N`.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// let mut acc = engine.to_mont(&[17], &mut ws);
+    /// engine.sqr_in_place(&mut acc, &mut ws);
+    /// assert_eq!(engine.from_mont(&acc, &mut ws), vec![17 * 17 % 241]);
+    /// ```
     pub fn sqr_in_place(&self, acc: &mut [u64], ws: &mut Workspace) {
         (self.sqr)(
             &mut ws.tmp,
@@ -185,6 +265,13 @@ impl MontEngine {
     }
 
     /// `x R mod N` for `x < N` of s limbs.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap(); // R = 2^64
+    /// let mut ws = engine.workspace();
+    /// let want = ((5u128 << 64) % 241) as u64;
+    /// assert_eq!(engine.to_mont(&[5], &mut ws), vec![want]);
+    /// ```
     pub fn to_mont(&self, x: &[u64], ws: &mut Workspace) -> Vec<u64> {
         let mut out = vec![0u64; self.limbs()];
         self.mul_into(&mut out, x, self.ctx.r_squared(), ws);
@@ -192,6 +279,13 @@ impl MontEngine {
     }
 
     /// `y R^-1 mod N`.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// let y = engine.to_mont(&[200], &mut ws);
+    /// assert_eq!(engine.from_mont(&y, &mut ws), vec![200]);
+    /// ```
     pub fn from_mont(&self, y: &[u64], ws: &mut Workspace) -> Vec<u64> {
         let mut unit = vec![0u64; self.limbs()];
         unit[0] = 1;
@@ -202,6 +296,12 @@ impl MontEngine {
 
     /// `base^exp mod N` for a secret `exp` (and base): constant time
     /// ([`window::pow_secret`]). `base < N`, any limb count up to s.
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// assert_eq!(engine.pow_secret(&[7], &[240]).unwrap(), vec![1]); // Fermat: 241 is prime
+    /// assert!(engine.pow_secret(&[241], &[2]).is_err()); // base not reduced
+    /// ```
     pub fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
         let base = self.ctx.reduced(base)?;
         Ok(self.pow_secret_reduced(&base, exp))
@@ -220,6 +320,11 @@ impl MontEngine {
 
     /// `base^exp mod N` for a public `exp`: variable time in `exp` only
     /// ([`sliding::pow_public_vartime`]).
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// assert_eq!(engine.pow_public_vartime(&[7], &[240]).unwrap(), vec![1]);
+    /// ```
     pub fn pow_public_vartime(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
         let base = self.ctx.reduced(base)?;
         Ok(self.pow_public_reduced(&base, exp))
@@ -269,6 +374,14 @@ impl MontEngine {
     /// `x mod N` for `x` of any length, constant time in `x`'s value:
     /// chunks of s limbs from the top, `r = r R + c mod N`, with
     /// `r R = REDC(r, R^2)` and `c mod N = REDC(REDC(c), R^2)` (`c < R <= N R`).
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// let x = [u64::MAX, u64::MAX, 3]; // any length
+    /// let want = ((((3u128 << 64) + u64::MAX as u128) % 241 * ((1u128 << 64) % 241) + u64::MAX as u128) % 241) as u64;
+    /// assert_eq!(engine.reduce(&x, &mut ws), vec![want]);
+    /// ```
     pub fn reduce(&self, x: &[u64], ws: &mut Workspace) -> Vec<u64> {
         let s = self.limbs();
         let mut r = vec![0u64; s];
@@ -303,6 +416,12 @@ impl MontEngine {
 /// other, and a CPU-specific kernel may run them interleaved.
 ///
 /// Preconditions: `bp < p` in p's limb count, `bq < q` in q's.
+/// ```
+/// use redc::exp::{MontEngine, pow_secret_dual};
+/// let (p, q) = (MontEngine::new(&[241]).unwrap(), MontEngine::new(&[251]).unwrap());
+/// let (a, b) = pow_secret_dual(&p, &[7], &[240], &q, &[9], &[250]);
+/// assert_eq!((a, b), (vec![1], vec![1])); // Fermat in both halves
+/// ```
 pub fn pow_secret_dual(
     p: &MontEngine,
     bp: &[u64],
@@ -356,6 +475,10 @@ fn adx_sqr_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, sc
 
 /// The kernels [`MontEngine::new`] picks on this machine for a modulus the
 /// IFMA code supports: "ifma+adx", "ifma", "adx" or "portable".
+/// ```
+/// let name = redc::exp::kernel_name();
+/// assert!(["portable", "adx", "ifma", "ifma+adx"].contains(&name));
+/// ```
 pub fn kernel_name() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     {

@@ -7,7 +7,7 @@
 //! digit j of the p operand and lane 2j + 1 digit j of the q operand, so a zmm
 //! register holds four digit positions of each (register r: positions
 //! 4r..4r+3), and 2 x 20 digits fill 5 registers exactly. Broadcasting "digit
-//! i of b" is one 128-bit broadcast of the pair (b_p[i], b_q[i]). Every
+//! i of b" is one 128-bit broadcast of the pair (`b_p[i]`, `b_q[i]`). Every
 //! instruction serves both halves, so the two independent dependency chains of
 //! the CRT exponentiation are interleaved at the finest grain. A single
 //! exponentiation uses the same kernels with both halves equal.
