@@ -13,7 +13,7 @@
 //! inversion walk, and 1/B of a private operation. B = 32.
 
 use super::Error;
-use super::private::{RsaPrivateKey, Secret};
+use super::private::{RsaPrivateKey, Secret, minus_two};
 use crate::limb;
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
@@ -117,11 +117,6 @@ fn make_pairs<R: CryptoRng + ?Sized>(
 /// product with x is not 1: an error.
 fn invert_mod_n(key: &RsaPrivateKey, x: &[u64]) -> Result<Secret, Error> {
     let (p, q) = key.primes();
-    let minus_two = |m: &[u64]| -> Secret {
-        let mut e = Zeroizing::new(m.to_vec());
-        limb::sub_assign(&mut e, &limb::resize(&[2], m.len()).expect("a limb"));
-        e
-    };
     let inv = key.crt_pow(x, &minus_two(p), &minus_two(q));
     let en = key.public_key().engine();
     let mut ws = en.workspace();

@@ -185,12 +185,7 @@ fn assemble(p: &[u64], q: &[u64], e: u64, bits: usize) -> Result<Option<RsaPriva
     }
     let dp = Zeroizing::new(nat::rem(&d, &p1));
     let dq = Zeroizing::new(nat::rem(&d, &q1));
-    // qInv = q^(p-2) mod p.
-    let engine_p = crate::exp::MontEngine::new(p).map_err(|_| Error::KeyGeneration)?;
-    let q_p = Zeroizing::new(engine_p.reduce(q, &mut engine_p.workspace()));
-    let mut p2 = Zeroizing::new(p.to_vec());
-    limb::sub_assign(&mut p2, &limb::resize(&[2], p.len()).expect("a limb"));
-    let qinv = Zeroizing::new(engine_p.pow_secret_reduced(&q_p, &p2));
+    let qinv = super::private::inverse_mod_prime(p, q).map_err(|_| Error::KeyGeneration)?;
     let public = RsaPublicKey::from_limbs(&n, &[e])?;
     let key = RsaPrivateKey::assemble(
         public,

@@ -128,6 +128,22 @@ fn secret(bytes: &[u8], limbs: usize) -> Result<Secret, Error> {
     Ok(v)
 }
 
+/// `m - 2` for an odd `m > 2` (the Fermat exponent of an inverse mod a prime).
+pub(crate) fn minus_two(m: &[u64]) -> Secret {
+    let mut e = Zeroizing::new(m.to_vec());
+    limb::sub_assign(&mut e, &limb::resize(&[2], m.len()).expect("m has a limb"));
+    e
+}
+
+/// `x^-1 mod p` for a prime `p` and any `x` not divisible by p: Fermat,
+/// `x^(p-2) mod p` through the constant-time window. Errors only for an
+/// even or too small p.
+pub(crate) fn inverse_mod_prime(p: &[u64], x: &[u64]) -> Result<Secret, crate::Error> {
+    let engine = MontEngine::new(p)?;
+    let x_p = Zeroizing::new(engine.reduce(x, &mut engine.workspace()));
+    Ok(Zeroizing::new(engine.pow_secret_reduced(&x_p, &minus_two(p))))
+}
+
 impl RsaPrivateKey {
     /// A private key from its numbers (big-endian). Checks n = p q, p != q,
     /// p and q odd, e d = 1 mod (p-1) and mod (q-1), and the CRT values
@@ -174,11 +190,7 @@ impl RsaPrivateKey {
             None => {
                 let dp = Zeroizing::new(nat::rem(&d, &p1));
                 let dq = Zeroizing::new(nat::rem(&d, &q1));
-                let engine_p = MontEngine::new(&p).map_err(|_| Error::InvalidKey("bad p"))?;
-                let q_mod_p = Zeroizing::new(engine_p.reduce(&q, &mut engine_p.workspace()));
-                let mut p2 = p.clone();
-                limb::sub_assign(&mut p2, &limb::resize(&[2], p.len()).expect("p has a limb"));
-                let qinv = Zeroizing::new(engine_p.pow_secret_reduced(&q_mod_p, &p2));
+                let qinv = inverse_mod_prime(&p, &q).map_err(|_| Error::InvalidKey("bad p"))?;
                 (dp, dq, qinv)
             }
         };
