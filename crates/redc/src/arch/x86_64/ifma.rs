@@ -17,12 +17,16 @@
 //! d = 4 NR steps (d is a multiple of 4; see `portable52::digits_for_bits`).
 //! Step i = 4g + s adds a_j b_i and n_j y_i at positions i + j (lo halves)
 //! and i + j + 1 (hi halves). The accumulator does not move: the operands do.
-//! `Shifted` holds a and n shifted up by 0..=4 digits, so each step is, for
+//! `Shifted` (n, once per key) and `ShiftedA` (a, per product; shifts 0 and
+//! 4 read `a` in place) hold the operands shifted up by 0..=4 digits, so each
+//! step is, for
 //! every register r of a window of NR + 1 registers (slot r = positions
 //! 4(g + r)..+3), two IFMAs into `wa[r]` (the a b part) and two into `wn[r]`
 //! (the n y part): no VALIGNQ per step, and no register chains more than two
 //! IFMAs per step (8 cycles). Every 4 steps the window slides one register
-//! (register renaming in the unrolled code).
+//! (register renaming in the unrolled code). The modulus rows are read from
+//! memory in the loop, not hoisted: hoisted, they do not fit the registers and
+//! the compiler copies them to the stack on every product (30 rows at d = 20).
 //!
 //! # The quotient chain, in broadcast form
 //!
@@ -231,27 +235,59 @@ impl<const NR: usize> Shifted<NR> {
     }
 }
 
+/// The operand `a` shifted up by s = 0..=4 digit positions, as [`Shifted`]
+/// reads it, built per product. Only s = 1, 2, 3 are copies: s = 0 is `a`
+/// itself and s = 4 is `a` one register up, so both are read in place (12 of
+/// 30 row stores saved per product).
+#[repr(C, align(64))]
+struct ShiftedA<'a, const NR: usize> {
+    v: [[[u64; 8]; NR]; 3],
+    top: [[u64; 8]; 3],
+    zero: [u64; 8],
+    a: &'a Lanes<NR>,
+}
+
+impl<'a, const NR: usize> ShiftedA<'a, NR> {
+    /// Positions 4r..4r+3 of (a << 52 s); `s` and `r` are constants at every call.
+    #[inline(always)]
+    fn row(&self, s: usize, r: usize) -> &[u64; 8] {
+        match s {
+            0 if r < NR => &self.a.0[r],
+            0 => &self.zero,
+            4 if r == 0 => &self.zero,
+            4 => &self.a.0[r - 1],
+            _ if r < NR => &self.v[s - 1][r],
+            _ => &self.top[s - 1],
+        }
+    }
+}
+
 /// The shifted copies of a secret operand, with the vector unit (VALIGNQ).
 #[target_feature(enable = "avx512f")]
-fn shift_copies<const NR: usize>(out: &mut Shifted<NR>, a: &Lanes<NR>) {
+fn shift_copies<const NR: usize>(a: &Lanes<NR>) -> ShiftedA<'_, NR> {
+    let mut out = ShiftedA {
+        v: [[[0; 8]; NR]; 3],
+        top: [[0; 8]; 3],
+        zero: [0; 8],
+        a,
+    };
     let zero = _mm512_setzero_si512();
     let mut prev = zero;
     for r in 0..=NR {
         let cur = if r < NR { ld!(&a.0[r]) } else { zero };
         let rows = [
-            cur,
             _mm512_alignr_epi64::<6>(cur, prev),
             _mm512_alignr_epi64::<4>(cur, prev),
             _mm512_alignr_epi64::<2>(cur, prev),
-            prev,
         ];
         for (s, v) in rows.into_iter().enumerate() {
             let dst = if r < NR { &mut out.v[s][r] } else { &mut out.top[s] };
-            // SAFETY: `dst` is a 64-byte row of a 64-byte aligned `Shifted`.
+            // SAFETY: `dst` is a 64-byte row of a 64-byte aligned `ShiftedA`.
             unsafe { _mm512_store_si512(dst.as_mut_ptr().cast(), v) };
         }
         prev = cur;
     }
+    out
 }
 
 /// Window slots: NR + 1 accumulator registers are used (one spare keeps the
@@ -417,14 +453,13 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
         n1: bcast_digit!(m.n, 1),
         mask52: _mm512_set1_epi64(MASK as i64),
     };
-    let mut ash = Shifted {
-        v: [[[0; 8]; NR]; 5],
-        top: [[0; 8]; 5],
-    };
-    shift_copies(&mut ash, a);
+    let ash = shift_copies(a);
     // Position 0 in full before step 0: lo(a_0 b_0).
     st.x0 = _mm512_madd52lo_epu64(zero, st.a0, bcast_digit!(src, 0));
     for g in 0..NR {
+        // Hide the loop invariance of the modulus rows from the optimiser: hoisted
+        // out of the loop they spill, i.e. get copied to the stack on every call.
+        let m = opaque(m, g);
         macro_rules! group {
             ($g:expr) => {{
                 step!(0, $g, st, ash, a, src, m, NR, SQR);
@@ -494,6 +529,18 @@ pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod
         amm_dual::<NR, true>(out, a, a, m);
     } else {
         amm_dual::<NR, false>(out, a, a, m);
+    }
+}
+
+/// `r`, through an empty asm statement that also takes `g`: the compiler can
+/// neither see that the result is `r` nor move it out of a loop over `g`.
+#[inline(always)]
+fn opaque<T>(r: &T, g: usize) -> &T {
+    let mut p = r as *const T;
+    // SAFETY: the asm is empty; `p` comes out unchanged, so it is still `r`.
+    unsafe {
+        core::arch::asm!("/* {0} {1} */", inout(reg) p, in(reg) g, options(pure, nomem, nostack, preserves_flags));
+        &*p
     }
 }
 
