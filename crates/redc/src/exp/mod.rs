@@ -11,8 +11,11 @@
 //! - [`sliding`]: variable-time sliding window, for public exponents.
 
 pub mod binary;
+mod dual;
 pub mod sliding;
 pub mod window;
+
+pub use dual::DualEngine;
 
 use crate::error::Error;
 use crate::limb;

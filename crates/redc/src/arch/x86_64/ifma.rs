@@ -536,11 +536,13 @@ pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod
 /// neither see that the result is `r` nor move it out of a loop over `g`.
 #[inline(always)]
 fn opaque<T>(r: &T, g: usize) -> &T {
-    let mut p = r as *const T;
-    // SAFETY: the asm is empty; `p` comes out unchanged, so it is still `r`.
+    // The address as an integer: the asm neither reads nor writes memory.
+    let mut addr = r as *const T as usize;
+    // SAFETY: the asm is empty; `addr` comes out unchanged, so it is still `r`'s
+    // address, and `r` is borrowed for the result's lifetime.
     unsafe {
-        core::arch::asm!("/* {0} {1} */", inout(reg) p, in(reg) g, options(pure, nomem, nostack, preserves_flags));
-        &*p
+        core::arch::asm!("/* {0} {1} */", inout(reg) addr, in(reg) g, options(pure, nomem, nostack, preserves_flags));
+        &*(addr as *const T)
     }
 }
 

@@ -47,9 +47,21 @@ pub fn adx_available() -> bool {
 /// The value may be secret (a CRT prime): the setup is constant time in it
 /// (only its size steers the work), `Debug` prints the size only, and the
 /// digits are wiped on drop.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Ifma52Modulus {
     m: Modulus52,
+    /// The dual kernel's tables with both halves this modulus, built at first
+    /// use (a public modulus's verifications, a prime's key-setup inverses).
+    single: OnceLock<Option<DualKey>>,
+}
+
+impl Clone for Ifma52Modulus {
+    fn clone(&self) -> Self {
+        Ifma52Modulus {
+            m: self.m.clone(),
+            single: OnceLock::new(),
+        }
+    }
 }
 
 impl Ifma52Modulus {
@@ -71,7 +83,16 @@ impl Ifma52Modulus {
         if m.d > 4 * MAX_NR {
             return None;
         }
-        Some(Ifma52Modulus { m })
+        Some(Ifma52Modulus {
+            m,
+            single: OnceLock::new(),
+        })
+    }
+
+    /// The tables for single exponentiations (both halves this modulus);
+    /// None without IFMA.
+    fn single(&self) -> Option<&DualKey> {
+        self.single.get_or_init(|| DualKey::new(self, self)).as_ref()
     }
 
     /// Bit length of n.
@@ -142,8 +163,12 @@ macro_rules! with_nr {
 /// The precondition on the base's length: extra limbs must be zero (checked
 /// with an OR over all of them, not a short-circuit on secret values).
 fn check_base(m: &Ifma52Modulus, base: &[u64]) {
+    check_base_len(&m.m, base);
+}
+
+fn check_base_len(m: &Modulus52, base: &[u64]) {
     let extra = base
-        .get(m.m.limbs.len()..)
+        .get(m.limbs.len()..)
         .unwrap_or(&[])
         .iter()
         .fold(0, |acc, &x| acc | x);
@@ -160,7 +185,10 @@ pub fn pow_secret(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
     if !ifma_available() {
         return portable52::pow(&m.m, base, exp);
     }
-    pow_dual_run(&m.m, base, exp, &m.m, base, exp).0
+    let key = m
+        .single()
+        .expect("IFMA checked above; one modulus has one digit count");
+    key.pow_secret(base, exp, base, exp).0
 }
 
 /// base^exp mod n for a PUBLIC exponent (an RSA public exponent such as
@@ -171,33 +199,134 @@ pub fn pow_secret(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
 /// of the time of a MULX/ADX product per step.
 pub fn pow_public(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
     check_base(m, base);
-    if !ifma_available() {
-        return portable52::pow(&m.m, base, exp);
+    match m.single() {
+        Some(key) => key.pow_public(base, base, exp).0,
+        None => portable52::pow(&m.m, base, exp),
     }
-    let (p, d) = (&m.m, m.m.d);
-    with_nr!(d.div_ceil(4), NR => {
-        let dm = DualMod::<NR>::new(p, p);
-        let mut dg = portable52::to_digits(base, d);
-        let mut b = Lanes::<NR>::interleave(&dg, &dg);
-        let mut rr = Lanes::<NR>::interleave(&p.rr, &p.rr);
-        // SAFETY: ifma_available() was checked above.
-        let mut y = unsafe { ifma::pow_dual_public::<NR>(&dm, &b, &rr, exp) };
+}
+
+/// The tables of the dual kernel for one CRT pair (p, q): the moduli
+/// interleaved lane by lane with their shifted copies (`DualMod`), R^2 per
+/// half interleaved, and each half's radix-2^52 constants. Built once per
+/// key (at load) and read by every private operation, so a signature
+/// rebuilds nothing that belongs to the key. Wiped on drop (the primes are
+/// secret).
+pub struct DualKey {
+    tables: Box<dyn DualTables>,
+}
+
+impl core::fmt::Debug for DualKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DualKey").finish_non_exhaustive()
+    }
+}
+
+impl DualKey {
+    /// The tables of (p, q), or None when IFMA is unavailable or p and q
+    /// need different digit counts (e.g. 1024 and 1100 bits). The setup is
+    /// constant time in the primes' values.
+    pub fn new(p: &Ifma52Modulus, q: &Ifma52Modulus) -> Option<DualKey> {
+        if !ifma_available() || p.m.d != q.m.d {
+            return None;
+        }
+        let tables: Box<dyn DualTables> = with_nr!(p.m.d.div_ceil(4), NR => Box::new(Tables::<NR> {
+            m: DualMod::new(&p.m, &q.m),
+            rr: Lanes::interleave(&p.m.rr, &q.m.rr),
+            p: p.m.clone(),
+            q: q.m.clone(),
+        }));
+        Some(DualKey { tables })
+    }
+
+    /// `(bp^ep mod p, bq^eq mod q)`, fully reduced, in p's and q's trimmed
+    /// limb counts; `bp < p`, `bq < q`. Constant time in bases and exponents
+    /// (fixed 5-bit windows, every table entry read on every lookup); the
+    /// exponents' LENGTHS are public and may differ.
+    pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        self.tables.pow_secret(bp, ep, bq, eq)
+    }
+
+    /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
+    /// `exp` only, constant time in the bases), as [`DualKey::pow_secret`].
+    pub fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        self.tables.pow_public(bp, bq, exp)
+    }
+}
+
+/// The dual exponentiations over one register count's tables.
+trait DualTables: Send + Sync {
+    fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>);
+    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>);
+}
+
+struct Tables<const NR: usize> {
+    m: DualMod<NR>,
+    rr: Lanes<NR>,
+    p: Modulus52,
+    q: Modulus52,
+}
+
+impl<const NR: usize> Drop for Tables<NR> {
+    fn drop(&mut self) {
+        self.rr.zeroize();
+    }
+}
+
+impl<const NR: usize> Tables<NR> {
+    /// Both bases in the kernel's form: radix 2^52, interleaved.
+    fn bases(&self, bp: &[u64], bq: &[u64]) -> Lanes<NR> {
+        check_base_len(&self.p, bp);
+        check_base_len(&self.q, bq);
+        let d = self.p.d;
+        let mut dp = portable52::to_digits(bp, d);
+        let mut dq = portable52::to_digits(bq, d);
+        let base = Lanes::<NR>::interleave(&dp, &dq);
+        dp.zeroize();
+        dq.zeroize();
+        base
+    }
+
+    /// The kernel's result (per half below 2m) fully reduced, out of radix 2^52.
+    fn results(&self, mut y: Lanes<NR>) -> (Vec<u64>, Vec<u64>) {
+        let d = self.p.d;
         let mut yp = y.half(0, d);
-        portable52::final_reduce(p, &mut yp);
-        let out = portable52::from_digits(&yp, p.limbs.len());
-        dg.zeroize();
-        b.zeroize();
-        rr.zeroize();
-        y.zeroize();
+        let mut yq = y.half(1, d);
+        portable52::final_reduce(&self.p, &mut yp);
+        portable52::final_reduce(&self.q, &mut yq);
+        let out = (
+            portable52::from_digits(&yp, self.p.limbs.len()),
+            portable52::from_digits(&yq, self.q.limbs.len()),
+        );
         yp.zeroize();
+        yq.zeroize();
+        y.zeroize();
         out
-    })
+    }
+}
+
+impl<const NR: usize> DualTables for Tables<NR> {
+    fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        let mut base = self.bases(bp, bq);
+        // SAFETY: a `DualKey` exists only where ifma_available() held at its creation.
+        let y = unsafe { ifma::pow_dual::<NR>(&self.m, &base, &self.rr, ep, eq) };
+        base.zeroize();
+        self.results(y)
+    }
+
+    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        let mut base = self.bases(bp, bq);
+        // SAFETY: as in `pow_secret`.
+        let y = unsafe { ifma::pow_dual_public::<NR>(&self.m, &base, &self.rr, exp) };
+        base.zeroize();
+        self.results(y)
+    }
 }
 
 /// The two CRT halves together: (bp^ep mod p, bq^eq mod q), each fully
 /// reduced, as p's and q's trimmed limb counts. None when p and q need
 /// different digit counts (e.g. 1024 and 1100 bits). Same contract as
-/// [`pow_secret`] per half; the exponent lengths (public) may differ.
+/// [`pow_secret`] per half; the exponent lengths (public) may differ. Builds
+/// the pair's tables for this one call: a key keeps a [`DualKey`] instead.
 pub fn pow_secret_dual(
     p: &Ifma52Modulus,
     bp: &[u64],
@@ -214,46 +343,14 @@ pub fn pow_secret_dual(
     if !ifma_available() {
         return Some((portable52::pow(&p.m, bp, ep), portable52::pow(&q.m, bq, eq)));
     }
-    Some(pow_dual_run(&p.m, bp, ep, &q.m, bq, eq))
-}
-
-fn pow_dual_run(
-    p: &Modulus52,
-    bp: &[u64],
-    ep: &[u64],
-    q: &Modulus52,
-    bq: &[u64],
-    eq: &[u64],
-) -> (Vec<u64>, Vec<u64>) {
-    let d = p.d;
-    with_nr!(d.div_ceil(4), NR => {
-        let dm = DualMod::<NR>::new(p, q);
-        let mut dp = portable52::to_digits(bp, d);
-        let mut dq = portable52::to_digits(bq, d);
-        let mut base = Lanes::<NR>::interleave(&dp, &dq);
-        let rr = Lanes::<NR>::interleave(&p.rr, &q.rr);
-        // SAFETY: callers reach here only when ifma_available() (AVX-512F + IFMA detected).
-        let mut y = unsafe { ifma::pow_dual::<NR>(&dm, &base, &rr, ep, eq) };
-        let mut rr = rr;
-        rr.zeroize();
-        let mut yp = y.half(0, d);
-        let mut yq = y.half(1, d);
-        portable52::final_reduce(p, &mut yp);
-        portable52::final_reduce(q, &mut yq);
-        let out = (portable52::from_digits(&yp, p.limbs.len()), portable52::from_digits(&yq, q.limbs.len()));
-        for v in [&mut dp, &mut dq, &mut yp, &mut yq] {
-            v.zeroize();
-        }
-        base.zeroize();
-        y.zeroize();
-        out
-    })
+    Some(DualKey::new(p, q)?.pow_secret(bp, ep, bq, eq))
 }
 
 /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent, both halves in one
 /// run of the dual kernel (the fault check and blinding of a CRT private
 /// operation). None when p and q need different digit counts. Same contract
-/// as [`pow_public`] per half: variable time in `exp` only.
+/// as [`pow_public`] per half: variable time in `exp` only. Builds the pair's
+/// tables for this one call, as [`pow_secret_dual`].
 pub fn pow_public_dual(
     p: &Ifma52Modulus,
     bp: &[u64],
@@ -269,28 +366,7 @@ pub fn pow_public_dual(
     if !ifma_available() {
         return Some((portable52::pow(&p.m, bp, exp), portable52::pow(&q.m, bq, exp)));
     }
-    let d = p.m.d;
-    Some(with_nr!(d.div_ceil(4), NR => {
-        let dm = DualMod::<NR>::new(&p.m, &q.m);
-        let mut dp = portable52::to_digits(bp, d);
-        let mut dq = portable52::to_digits(bq, d);
-        let mut b = Lanes::<NR>::interleave(&dp, &dq);
-        let mut rr = Lanes::<NR>::interleave(&p.m.rr, &q.m.rr);
-        // SAFETY: ifma_available() was checked above.
-        let mut y = unsafe { ifma::pow_dual_public::<NR>(&dm, &b, &rr, exp) };
-        let mut yp = y.half(0, d);
-        let mut yq = y.half(1, d);
-        portable52::final_reduce(&p.m, &mut yp);
-        portable52::final_reduce(&q.m, &mut yq);
-        let out = (portable52::from_digits(&yp, p.m.limbs.len()), portable52::from_digits(&yq, q.m.limbs.len()));
-        for v in [&mut dp, &mut dq, &mut yp, &mut yq] {
-            v.zeroize();
-        }
-        b.zeroize();
-        rr.zeroize();
-        y.zeroize();
-        out
-    }))
+    Some(DualKey::new(p, q)?.pow_public(bp, bq, exp))
 }
 
 /// One dual almost-Montgomery product (or dedicated square when `sqr`; then

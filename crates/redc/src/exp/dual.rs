@@ -1,0 +1,102 @@
+//! The two CRT halves of a private key as one engine: p's and q's
+//! [`MontEngine`]s plus, where the CPU has a dual kernel, that kernel's
+//! per-key tables, built once when the key is loaded (seed
+//! 003_a59de62570b3e580.txt, Algorithm 1: the two half-size
+//! exponentiations of CRT, here run interleaved in one instruction stream).
+//!
+//! Secrets: the primes (inside the engines and tables, wiped on drop), the
+//! bases and the exponents of [`DualEngine::pow_secret`]. Only the primes'
+//! sizes steer the work.
+
+use super::MontEngine;
+
+/// p's and q's engines with the dual kernel's per-key tables.
+///
+/// ```
+/// use redc::exp::{DualEngine, MontEngine};
+/// let pair = DualEngine::new(MontEngine::new(&[241]).unwrap(), MontEngine::new(&[251]).unwrap());
+/// assert_eq!(pair.pow_secret(&[7], &[240], &[9], &[250]), (vec![1], vec![1])); // Fermat
+/// ```
+pub struct DualEngine {
+    p: MontEngine,
+    q: MontEngine,
+    #[cfg(target_arch = "x86_64")]
+    tables: Option<crate::arch::x86_64::DualKey>,
+}
+
+impl core::fmt::Debug for DualEngine {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DualEngine").finish_non_exhaustive()
+    }
+}
+
+impl Clone for DualEngine {
+    fn clone(&self) -> Self {
+        DualEngine::new(self.p.clone(), self.q.clone())
+    }
+}
+
+impl DualEngine {
+    /// The pair, with the dual kernel's tables when both engines have the
+    /// IFMA form at the same digit count.
+    pub fn new(p: MontEngine, q: MontEngine) -> DualEngine {
+        #[cfg(target_arch = "x86_64")]
+        let tables = match (&p.ifma, &q.ifma) {
+            (Some(mp), Some(mq)) => crate::arch::x86_64::DualKey::new(mp, mq),
+            _ => None,
+        };
+        DualEngine {
+            p,
+            q,
+            #[cfg(target_arch = "x86_64")]
+            tables,
+        }
+    }
+
+    /// p's engine.
+    pub fn p(&self) -> &MontEngine {
+        &self.p
+    }
+
+    /// q's engine.
+    pub fn q(&self) -> &MontEngine {
+        &self.q
+    }
+
+    /// `(bp^ep mod p, bq^eq mod q)`: constant time in bases and exponents
+    /// (only the exponents' lengths, which are public, steer the work).
+    /// Preconditions: `bp < p` in p's limb count, `bq < q` in q's.
+    pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = &self.tables {
+            return t.pow_secret(bp, ep, bq, eq);
+        }
+        (
+            self.p.pow_secret_reduced(bp, ep),
+            self.q.pow_secret_reduced(bq, eq),
+        )
+    }
+
+    /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC `exp`: variable time in
+    /// `exp` only, constant time in the bases (reduced, in each engine's
+    /// limb count).
+    ///
+    /// ```
+    /// use redc::exp::{DualEngine, MontEngine};
+    /// let (p, q) = (MontEngine::new(&[1_000_003]).unwrap(), MontEngine::new(&[998_244_353]).unwrap());
+    /// let pair = DualEngine::new(p.clone(), q.clone());
+    /// let (a, b) = pair.pow_public(&[5], &[7], &[65537]);
+    /// assert_eq!(a, p.pow_public_vartime(&[5], &[65537]).unwrap());
+    /// assert_eq!(b, q.pow_public_vartime(&[7], &[65537]).unwrap());
+    /// ```
+    pub fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = &self.tables {
+            return t.pow_public(bp, bq, exp);
+        }
+        (
+            self.p.pow_public_reduced(bp, exp),
+            self.q.pow_public_reduced(bq, exp),
+        )
+    }
+}
