@@ -187,14 +187,13 @@ fn assemble(p: &[u64], q: &[u64], e: u64, bits: usize) -> Result<Option<RsaPriva
     let dq = Zeroizing::new(nat::rem(&d, &q1));
     let qinv = super::private::inverse_mod_prime(p, q).map_err(|_| Error::KeyGeneration)?;
     let public = RsaPublicKey::from_limbs(&n, &[e])?;
-    let key = RsaPrivateKey::assemble(
-        public,
-        d,
+    let crt = super::crt::Crt::new(
         Zeroizing::new(p.to_vec()),
         Zeroizing::new(q.to_vec()),
         dp,
         dq,
         qinv,
     )?;
+    let key = RsaPrivateKey::assemble(public, d, crt)?;
     Ok(Some(key))
 }

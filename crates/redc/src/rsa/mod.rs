@@ -7,6 +7,7 @@
 //! - [`keygen`]: random primes and key assembly.
 
 mod blinding;
+mod crt;
 mod error;
 mod files;
 pub mod keygen;

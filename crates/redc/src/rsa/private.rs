@@ -5,24 +5,17 @@
 //! exponentiations, then recombination); 004_dd6d1da5d9124845.txt,
 //! section 3.2 (CRT decryption with dP, dQ).
 //!
-//! Recombination is Garner's form with qInv = q^-1 mod p:
-//!
-//! ```text
-//! m = m_q + q * ((m_p - m_q) qInv mod p)
-//! ```
-//!
-//! It equals 003's form m = (m_p Cp + m_q Cq) mod n, Cp = q (q^-1 mod p),
-//! Cq = p (p^-1 mod q): both are below n, both are = m_p (mod p) (as
-//! q qInv = 1 mod p) and = m_q (mod q), and the value mod n with those
-//! residues is unique. Garner's needs one half-size product and no mod-n
-//! reduction.
+//! The CRT parameters and their per-key arithmetic (engines, the dual
+//! kernel's tables, Garner's recombination, the domain types that keep p and
+//! q apart) live in [`super::crt`]; this file holds the key and the RFC 8017
+//! steps of one private operation.
 //!
 //! Secrets: d, p, q, dP, dQ, qInv and every intermediate. The exponentiations
-//! are constant time ([`crate::exp::window`]); the reductions mod p and q
-//! are Montgomery-based ([`MontEngine::reduce`]); subtractions and the final
-//! comparison are masked. What may leak: the bit lengths of p and q (public
-//! in every RSA key format's sizes), the key size, and whether the fault
-//! check failed (an error is returned and no output is released).
+//! are constant time; reductions mod p and q are Montgomery-based;
+//! subtractions and the final comparison are masked. What may leak: the bit
+//! lengths of p and q (public in every RSA key format's sizes), the key size,
+//! and whether the fault check failed (an error is returned and no output is
+//! released).
 //!
 //! Blinding: before the exponentiations the input is multiplied by r^e for a
 //! fresh uniformly random r, and the result by r^-1 after them. The pairs
@@ -30,8 +23,8 @@
 
 use super::Error;
 use super::blinding::BlindingPool;
+use super::crt::Crt;
 use super::public::{RsaPublicKey, trimmed_be};
-use crate::ct::Mask;
 use crate::exp::MontEngine;
 use crate::limb;
 use crate::nat;
@@ -39,8 +32,7 @@ use rand_core::CryptoRng;
 use std::sync::Mutex;
 use zeroize::{Zeroize, Zeroizing};
 
-/// Secret limbs, wiped on drop.
-pub(crate) type Secret = Zeroizing<Vec<u64>>;
+pub(crate) use super::crt::Secret;
 
 /// An RSA private key with its CRT parameters.
 ///
@@ -55,17 +47,8 @@ pub(crate) type Secret = Zeroizing<Vec<u64>>;
 pub struct RsaPrivateKey {
     public: RsaPublicKey,
     d: Secret,
-    p: Secret,
-    q: Secret,
-    dp: Secret,
-    dq: Secret,
-    qinv: Secret,
-    /// Montgomery engines of p and q (their moduli are secret: the engines
-    /// only ever branch on their bit lengths).
-    engine_p: MontEngine,
-    engine_q: MontEngine,
-    /// qInv R_p mod p, for one Montgomery product in Garner's step.
-    qinv_mont: Secret,
+    /// p, q, dP, dQ, qInv and their per-key arithmetic, built once.
+    crt: Crt,
     blinding: Mutex<BlindingPool>,
 }
 
@@ -82,14 +65,7 @@ impl Clone for RsaPrivateKey {
         RsaPrivateKey {
             public: self.public.clone(),
             d: self.d.clone(),
-            p: self.p.clone(),
-            q: self.q.clone(),
-            dp: self.dp.clone(),
-            dq: self.dq.clone(),
-            qinv: self.qinv.clone(),
-            engine_p: self.engine_p.clone(),
-            engine_q: self.engine_q.clone(),
-            qinv_mont: self.qinv_mont.clone(),
+            crt: self.crt.clone(),
             blinding: Mutex::new(BlindingPool::default()),
         }
     }
@@ -206,35 +182,15 @@ impl RsaPrivateKey {
         if !one_mod(&nat::mul(&q, &qinv), &p) {
             return Err(Error::InvalidKey("qInv is not q^-1 mod p"));
         }
-        Self::assemble(public, d, p, q, dp, dq, qinv)
+        Self::assemble(public, d, Crt::new(p, q, dp, dq, qinv)?)
     }
 
     /// Build the key from checked parts.
-    pub(crate) fn assemble(
-        public: RsaPublicKey,
-        d: Secret,
-        p: Secret,
-        q: Secret,
-        dp: Secret,
-        dq: Secret,
-        qinv: Secret,
-    ) -> Result<RsaPrivateKey, Error> {
-        let engine_p = MontEngine::new(&p).map_err(|_| Error::InvalidKey("p must be odd"))?;
-        let engine_q = MontEngine::new(&q).map_err(|_| Error::InvalidKey("q must be odd"))?;
-        let mut ws = engine_p.workspace();
-        let qinv_red = engine_p.reduce(&qinv, &mut ws);
-        let qinv_mont = Zeroizing::new(engine_p.to_mont(&qinv_red, &mut ws));
+    pub(crate) fn assemble(public: RsaPublicKey, d: Secret, crt: Crt) -> Result<RsaPrivateKey, Error> {
         Ok(RsaPrivateKey {
             public,
             d,
-            p,
-            q,
-            dp,
-            dq,
-            qinv,
-            engine_p,
-            engine_q,
-            qinv_mont,
+            crt,
             blinding: Mutex::new(BlindingPool::default()),
         })
     }
@@ -322,7 +278,7 @@ impl RsaPrivateKey {
     /// assert_eq!(limb::trim_vartime(&nat::mul(&p, &q)), limb::trim_vartime(&n));
     /// ```
     pub fn p_bytes(&self) -> Zeroizing<Vec<u8>> {
-        Zeroizing::new(trimmed_be(&self.p))
+        Zeroizing::new(trimmed_be(self.crt.p()))
     }
     /// q, big-endian, wiped on drop.
     ///
@@ -333,7 +289,7 @@ impl RsaPrivateKey {
     /// assert_ne!(*key.q_bytes(), *key.p_bytes());
     /// ```
     pub fn q_bytes(&self) -> Zeroizing<Vec<u8>> {
-        Zeroizing::new(trimmed_be(&self.q))
+        Zeroizing::new(trimmed_be(self.crt.q()))
     }
     /// d mod (p-1), big-endian, wiped on drop.
     ///
@@ -347,7 +303,7 @@ impl RsaPrivateKey {
     /// assert_eq!(limb::trim_vartime(&nat::rem(&d, &p1)), limb::trim_vartime(&dp));
     /// ```
     pub fn dp_bytes(&self) -> Zeroizing<Vec<u8>> {
-        Zeroizing::new(trimmed_be(&self.dp))
+        Zeroizing::new(trimmed_be(self.crt.dp()))
     }
     /// d mod (q-1), big-endian, wiped on drop.
     ///
@@ -361,7 +317,7 @@ impl RsaPrivateKey {
     /// assert_eq!(limb::trim_vartime(&nat::rem(&d, &q1)), limb::trim_vartime(&dq));
     /// ```
     pub fn dq_bytes(&self) -> Zeroizing<Vec<u8>> {
-        Zeroizing::new(trimmed_be(&self.dq))
+        Zeroizing::new(trimmed_be(self.crt.dq()))
     }
     /// q^-1 mod p, big-endian, wiped on drop.
     ///
@@ -373,11 +329,11 @@ impl RsaPrivateKey {
     /// assert_eq!(limb::trim_vartime(&nat::rem(&nat::mul(&q, &qinv), &p)), [1]);
     /// ```
     pub fn qinv_bytes(&self) -> Zeroizing<Vec<u8>> {
-        Zeroizing::new(trimmed_be(&self.qinv))
+        Zeroizing::new(trimmed_be(self.crt.qinv()))
     }
 
     pub(crate) fn primes(&self) -> (&[u64], &[u64]) {
-        (&self.p, &self.q)
+        (self.crt.p(), self.crt.q())
     }
 
     /// RSADP / RSASP1 on k-byte big-endian strings: `x^d mod n`, blinded
@@ -440,105 +396,34 @@ impl RsaPrivateKey {
         // c' = c r^e mod n (blind holds r^e R mod n).
         let mut cb = Zeroizing::new(vec![0u64; engine_n.limbs()]);
         engine_n.mul_into(&mut cb, c, &blind, &mut ws_n);
-        let mut m = self.crt_exponentiate(&cb);
+        let (mp, mq) = self.crt.pow_private(&cb);
+        let mut m = self.crt.garner(&mp, &mq, engine_n.limbs());
         // m = m' r^-1 mod n (unblind holds r^-1 R mod n).
         engine_n.mul_in_place(&mut m, &unblind, &mut ws_n);
         // Fault check: m^e must give back c, checked mod p and mod q (by CRT
         // the same as mod n, at half size and on the halves' fast kernels).
         // It covers both exponentiations, the recombination and unblinding.
-        let (check_p, check_q) = self.public_pow_halves(&m);
-        let (c_p, c_q) = (self.mod_p(c), self.mod_q(c));
-        let good = limb::ct_eq(&check_p, &c_p) & limb::ct_eq(&check_q, &c_q);
-        if !good.leak_bool() {
+        let check = self.crt.pow_public(&m, self.public.e());
+        let want = (self.crt.reduce_p(c), self.crt.reduce_q(c));
+        if !Crt::ct_eq(&check, &want).leak_bool() {
             m.zeroize();
             return Err(Error::PrivateOperation);
         }
         Ok(m)
     }
 
-    /// `x mod p` for `x < n` (or any x below p R_p): the two-operation
-    /// reduction when q has no more limbs than p (then n = p q < p R_p),
-    /// else the general one. Only limb counts (public) choose.
-    fn mod_p(&self, x: &[u64]) -> Secret {
-        let ep = &self.engine_p;
-        let mut ws = ep.workspace();
-        Zeroizing::new(if self.q.len() <= self.p.len() && x.len() <= 2 * ep.limbs() {
-            ep.reduce_below_nr(x, &mut ws)
-        } else {
-            ep.reduce(x, &mut ws)
-        })
-    }
-
-    /// `x mod q` for `x < n`, as [`RsaPrivateKey::mod_p`] with the primes' roles swapped.
-    fn mod_q(&self, x: &[u64]) -> Secret {
-        let eq = &self.engine_q;
-        let mut ws = eq.workspace();
-        Zeroizing::new(if self.p.len() <= self.q.len() && x.len() <= 2 * eq.limbs() {
-            eq.reduce_below_nr(x, &mut ws)
-        } else {
-            eq.reduce(x, &mut ws)
-        })
-    }
-
-    /// `(x^e mod p, x^e mod q)` for `x < n` (s_n limbs, possibly secret):
-    /// the public exponent applied in each half, constant time in x.
-    pub(crate) fn public_pow_halves(&self, x: &[u64]) -> (Secret, Secret) {
-        let (ep, eq) = (&self.engine_p, &self.engine_q);
-        let e = self.public.e();
-        let (xp, xq) = (self.mod_p(x), self.mod_q(x));
-        let (yp, yq) = crate::exp::pow_public_dual(ep, &xp, eq, &xq, e);
-        (Zeroizing::new(yp), Zeroizing::new(yq))
-    }
-
     /// `x^e mod n` for a secret `x < n`, through the halves and Garner.
     pub(crate) fn public_pow_crt(&self, x: &[u64]) -> Secret {
-        let (yp, yq) = self.public_pow_halves(x);
-        self.garner(&yp, &yq)
-    }
-
-    /// `c^d mod n` by CRT (no blinding, no check). `c < n`, s_n limbs.
-    fn crt_exponentiate(&self, c: &[u64]) -> Secret {
-        self.crt_pow(c, &self.dp, &self.dq)
+        let (yp, yq) = self.crt.pow_public(x, self.public.e());
+        self.crt.garner(&yp, &yq, self.public.engine().limbs())
     }
 
     /// The value mod n whose residues are `x^ep mod p` and `x^eq mod q`
     /// (secret exponents, constant time), recombined by Garner's formula.
     /// `x < n`, s_n limbs. Returns s_n limbs.
     pub(crate) fn crt_pow(&self, x: &[u64], exp_p: &[u64], exp_q: &[u64]) -> Secret {
-        let (ep, eq) = (&self.engine_p, &self.engine_q);
-        let (xp, xq) = (self.mod_p(x), self.mod_q(x));
-        let (mp, mq) = crate::exp::pow_secret_dual(ep, &xp, exp_p, eq, &xq, exp_q);
-        let (mp, mq) = (Zeroizing::new(mp), Zeroizing::new(mq));
-        self.garner(&mp, &mq)
-    }
-
-    /// Garner's recombination: the value below n that is `mp` mod p and
-    /// `mq` mod q (`mp < p`, `mq < q`, in their engines' limb counts).
-    /// Returns s_n limbs.
-    fn garner(&self, mp: &[u64], mq: &[u64]) -> Secret {
-        let ep = &self.engine_p;
-        let mut wsp = ep.workspace();
-        // h = (m_p - m_q mod p) qInv mod p.
-        // m_q < q < R_p when q has no more limbs than p: mod_p's condition.
-        let mq_p = self.mod_p(mq);
-        let mut diff = Zeroizing::new(vec![0u64; ep.limbs()]);
-        let borrow = limb::sub(&mut diff, mp, &mq_p);
-        let mut fix = Zeroizing::new(vec![0u64; ep.limbs()]);
-        limb::add(&mut fix, &diff, ep.modulus());
-        limb::cond_assign(&mut diff, Mask::from_bit(borrow), &fix);
-        let mut h = Zeroizing::new(vec![0u64; ep.limbs()]);
-        ep.mul_into(&mut h, &diff, &self.qinv_mont, &mut wsp);
-        // m = m_q + q h < q (h + 1) <= q p = n.
-        let mut m = Zeroizing::new(nat::mul(&self.q, &h));
-        let mut mq_ext = Zeroizing::new(vec![0u64; m.len()]);
-        mq_ext[..mq.len()].copy_from_slice(mq);
-        limb::add_assign(&mut m, &mq_ext);
-        let s_n = self.public.engine().limbs();
-        // The limbs above s_n are zero (m < n); lengths are public.
-        let mut out = Zeroizing::new(vec![0u64; s_n]);
-        let keep = s_n.min(m.len());
-        out[..keep].copy_from_slice(&m[..keep]);
-        out
+        let (mp, mq) = self.crt.pow_secret(x, exp_p, exp_q);
+        self.crt.garner(&mp, &mq, self.public.engine().limbs())
     }
 }
 
@@ -552,18 +437,18 @@ mod tests {
     #[test]
     fn a_faulty_half_never_releases_a_result() {
         let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
-        let mut dp = key.dp.clone();
+        let mut dp = Zeroizing::new(key.crt.dp().to_vec());
         dp[0] ^= 4;
-        let faulty = RsaPrivateKey::assemble(
-            key.public.clone(),
-            key.d.clone(),
-            key.p.clone(),
-            key.q.clone(),
+        let s = |x: &[u64]| Zeroizing::new(x.to_vec());
+        let crt = Crt::new(
+            s(key.crt.p()),
+            s(key.crt.q()),
             dp,
-            key.dq.clone(),
-            key.qinv.clone(),
+            s(key.crt.dq()),
+            s(key.crt.qinv()),
         )
         .unwrap();
+        let faulty = RsaPrivateKey::assemble(key.public.clone(), key.d.clone(), crt).unwrap();
         let mut x = vec![0u8; key.size()];
         x[5] = 7;
         x[key.size() - 1] = 1;

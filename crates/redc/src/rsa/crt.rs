@@ -1,0 +1,216 @@
+//! The CRT half of a private key as one value (RFC 8017 section 3.2, second
+//! representation): the primes, their exponents dP and dQ, qInv, and the
+//! per-key arithmetic built from them once, at load: p's and q's Montgomery
+//! engines and the dual kernel's tables ([`DualEngine`]), and qInv already in
+//! p's Montgomery encoding for Garner's step.
+//!
+//! Seeds: 003_a59de62570b3e580.txt, Algorithm 1 (CRT: two half-size
+//! exponentiations, then recombination); 004_dd6d1da5d9124845.txt, section
+//! 3.2 (CRT decryption with dP, dQ).
+//!
+//! # The domain in the types
+//!
+//! A value mod p is an [`Elem<P, E>`], a value mod q an [`Elem<Q, E>`]; `E`
+//! says the encoding: [`Plain`] (x itself, fully reduced) or [`Mont`]
+//! (x R mod the prime, R = 2^(64 s) for the prime's s limbs). Mixing p and q,
+//! or passing a plain value where the Montgomery form is meant, does not
+//! compile: only [`Crt::reduce_p`] / [`Crt::reduce_q`] make elements from
+//! numbers mod n, and Garner's step takes exactly (`Elem<P, Plain>`,
+//! `Elem<Q, Plain>`) and the key's `Elem<P, Mont>` qInv.
+//!
+//! # Garner's recombination
+//!
+//! ```text
+//! m = m_q + q * ((m_p - m_q) qInv mod p)
+//! ```
+//!
+//! equals 003's m = (m_p Cp + m_q Cq) mod n, Cp = q (q^-1 mod p),
+//! Cq = p (p^-1 mod q): both are below n, both are = m_p (mod p) (as
+//! q qInv = 1 mod p) and = m_q (mod q), and the value mod n with those
+//! residues is unique. Garner's needs one half-size product and no mod-n
+//! reduction.
+//!
+//! Secrets: everything in a [`Crt`] and every element. Only the primes' limb
+//! counts (public in every key format's sizes) steer the work; reductions are
+//! Montgomery-based, subtractions masked. Everything is wiped on drop.
+
+use core::marker::PhantomData;
+
+use super::Error;
+use crate::ct::Mask;
+use crate::exp::{DualEngine, MontEngine};
+use crate::limb;
+use crate::nat;
+use zeroize::{Zeroize, Zeroizing};
+
+/// Secret limbs, wiped on drop.
+pub(crate) type Secret = Zeroizing<Vec<u64>>;
+
+/// The first prime, p (the modulus of Garner's step).
+pub(crate) enum P {}
+/// The second prime, q.
+pub(crate) enum Q {}
+/// Encoding: the value itself, fully reduced.
+pub(crate) enum Plain {}
+/// Encoding: Montgomery form, x R mod the prime.
+pub(crate) enum Mont {}
+
+/// A secret value mod the prime `M` in encoding `E`, in `M`'s limb count
+/// and fully reduced. Wiped on drop.
+pub(crate) struct Elem<M, E> {
+    limbs: Secret,
+    _domain: PhantomData<(M, E)>,
+}
+
+impl<M, E> Elem<M, E> {
+    fn new(limbs: Vec<u64>) -> Self {
+        Elem {
+            limbs: Zeroizing::new(limbs),
+            _domain: PhantomData,
+        }
+    }
+
+    /// The limbs (little-endian, the prime's limb count).
+    pub(crate) fn limbs(&self) -> &[u64] {
+        &self.limbs
+    }
+}
+
+impl<M, E> Clone for Elem<M, E> {
+    fn clone(&self) -> Self {
+        Elem::new(self.limbs.to_vec())
+    }
+}
+
+/// The CRT parameters of a key with their per-key arithmetic; see the
+/// module documentation.
+#[derive(Clone)]
+pub(crate) struct Crt {
+    p: Secret,
+    q: Secret,
+    dp: Secret,
+    dq: Secret,
+    qinv: Secret,
+    engines: DualEngine,
+    /// qInv R_p mod p: one Montgomery product by it is a product by qInv.
+    qinv_mont: Elem<P, Mont>,
+}
+
+impl Crt {
+    /// The CRT value from checked parts (the caller checked p q = n, the
+    /// exponents and qInv): builds the engines and tables once. Errors only
+    /// for an even or too small prime.
+    pub(crate) fn new(p: Secret, q: Secret, dp: Secret, dq: Secret, qinv: Secret) -> Result<Crt, Error> {
+        let engine_p = MontEngine::new(&p).map_err(|_| Error::InvalidKey("p must be odd"))?;
+        let engine_q = MontEngine::new(&q).map_err(|_| Error::InvalidKey("q must be odd"))?;
+        let mut ws = engine_p.workspace();
+        let mut qinv_red = engine_p.reduce(&qinv, &mut ws);
+        let qinv_mont = Elem::new(engine_p.to_mont(&qinv_red, &mut ws));
+        qinv_red.zeroize();
+        Ok(Crt {
+            p,
+            q,
+            dp,
+            dq,
+            qinv,
+            engines: DualEngine::new(engine_p, engine_q),
+            qinv_mont,
+        })
+    }
+
+    /// p, q, dP, dQ and qInv as limbs (for the key's accessors and encoders).
+    pub(crate) fn p(&self) -> &[u64] {
+        &self.p
+    }
+    pub(crate) fn q(&self) -> &[u64] {
+        &self.q
+    }
+    pub(crate) fn dp(&self) -> &[u64] {
+        &self.dp
+    }
+    pub(crate) fn dq(&self) -> &[u64] {
+        &self.dq
+    }
+    pub(crate) fn qinv(&self) -> &[u64] {
+        &self.qinv
+    }
+
+    /// `x mod p` for `x < n` (or any x below p R_p): the two-operation
+    /// reduction when q has no more limbs than p (then n = p q < p R_p),
+    /// else the general one. Only limb counts (public) choose.
+    pub(crate) fn reduce_p(&self, x: &[u64]) -> Elem<P, Plain> {
+        Elem::new(reduce_below_n(self.engines.p(), self.q.len(), x))
+    }
+
+    /// `x mod q` for `x < n`, as [`Crt::reduce_p`] with the roles swapped.
+    pub(crate) fn reduce_q(&self, x: &[u64]) -> Elem<Q, Plain> {
+        Elem::new(reduce_below_n(self.engines.q(), self.p.len(), x))
+    }
+
+    /// `(x^e mod p, x^e mod q)` for `x < n` (possibly secret) and a public
+    /// exponent `e`: one dual run, constant time in x.
+    pub(crate) fn pow_public(&self, x: &[u64], e: &[u64]) -> (Elem<P, Plain>, Elem<Q, Plain>) {
+        let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
+        let (yp, yq) = self.engines.pow_public(xp.limbs(), xq.limbs(), e);
+        (Elem::new(yp), Elem::new(yq))
+    }
+
+    /// `(x^dP mod p, x^dQ mod q)` for `x < n`: the private exponentiations.
+    pub(crate) fn pow_private(&self, x: &[u64]) -> (Elem<P, Plain>, Elem<Q, Plain>) {
+        self.pow_secret(x, &self.dp, &self.dq)
+    }
+
+    /// `(x^ep mod p, x^eq mod q)` for `x < n` and secret exponents
+    /// (constant time; their lengths are public).
+    pub(crate) fn pow_secret(&self, x: &[u64], ep: &[u64], eq: &[u64]) -> (Elem<P, Plain>, Elem<Q, Plain>) {
+        let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
+        let (mp, mq) = self.engines.pow_secret(xp.limbs(), ep, xq.limbs(), eq);
+        (Elem::new(mp), Elem::new(mq))
+    }
+
+    /// Garner's recombination: the value below n that is `mp` mod p and `mq`
+    /// mod q. Returns `s_n` limbs (n's limb count).
+    pub(crate) fn garner(&self, mp: &Elem<P, Plain>, mq: &Elem<Q, Plain>, s_n: usize) -> Secret {
+        let ep = self.engines.p();
+        let mut ws = ep.workspace();
+        // h = (m_p - m_q mod p) qInv mod p. m_q < q < R_p when q has no more
+        // limbs than p: reduce_p's condition.
+        let mq_p = self.reduce_p(mq.limbs());
+        let mut diff = Zeroizing::new(vec![0u64; ep.limbs()]);
+        let borrow = limb::sub(&mut diff, mp.limbs(), mq_p.limbs());
+        let mut fix = Zeroizing::new(vec![0u64; ep.limbs()]);
+        limb::add(&mut fix, &diff, ep.modulus());
+        limb::cond_assign(&mut diff, Mask::from_bit(borrow), &fix);
+        // Plain times Montgomery form, one REDC: diff qInv R R^-1 = diff qInv.
+        let mut h = Zeroizing::new(vec![0u64; ep.limbs()]);
+        ep.mul_into(&mut h, &diff, self.qinv_mont.limbs(), &mut ws);
+        // m = m_q + q h < q (h + 1) <= q p = n.
+        let mut m = Zeroizing::new(nat::mul(&self.q, &h));
+        let mut mq_ext = Zeroizing::new(vec![0u64; m.len()]);
+        mq_ext[..mq.limbs().len()].copy_from_slice(mq.limbs());
+        limb::add_assign(&mut m, &mq_ext);
+        // The limbs above s_n are zero (m < n); lengths are public.
+        let mut out = Zeroizing::new(vec![0u64; s_n]);
+        let keep = s_n.min(m.len());
+        out[..keep].copy_from_slice(&m[..keep]);
+        out
+    }
+
+    /// Whether `(a_p, a_q)` and `(b_p, b_q)` are the same residues (constant
+    /// time; the verdict is the caller's to leak).
+    pub(crate) fn ct_eq(a: &(Elem<P, Plain>, Elem<Q, Plain>), b: &(Elem<P, Plain>, Elem<Q, Plain>)) -> Mask {
+        limb::ct_eq(a.0.limbs(), b.0.limbs()) & limb::ct_eq(a.1.limbs(), b.1.limbs())
+    }
+}
+
+/// `x mod m` for `x < n = m * other`: two Montgomery operations when the
+/// other prime has no more limbs than m (then x < m R_m), else the general
+/// reduction. Only limb counts (public) choose.
+fn reduce_below_n(engine: &MontEngine, other_limbs: usize, x: &[u64]) -> Vec<u64> {
+    let mut ws = engine.workspace();
+    if other_limbs <= engine.limbs() && x.len() <= 2 * engine.limbs() {
+        engine.reduce_below_nr(x, &mut ws)
+    } else {
+        engine.reduce(x, &mut ws)
+    }
+}
