@@ -23,15 +23,21 @@ if [ ${#need_apt[@]} -gt 0 ]; then
     fi
 fi
 if ! command -v cargo >/dev/null 2>&1; then
-    echo "test.sh: cargo not found: install Rust 1.85 or newer (rustup)" >&2
+    echo "test.sh: cargo not found: install Rust 1.89 or newer (rustup)" >&2
     exit 1
 fi
 
 # Every test on the fastest kernels this CPU has (runtime dispatch)...
 cargo test --workspace --locked
-# ...and the library's arithmetic and RSA tests again on the portable path.
+# ...and the library's arithmetic and RSA tests again on the portable path...
 REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \
     --test rustcrypto_traits --lib
+# ...and on every other kernel candidate (REDC_KERNEL; one the CPU lacks falls
+# back to what it has, and arch_ifma / arch_adx say SKIPPED).
+for kernel in adx ifma-sqr ifma-mul; do
+    echo "test.sh: REDC_KERNEL=$kernel" >&2
+    REDC_KERNEL=$kernel cargo test --locked -p redc --test rsa_core --test exp_oracle --test arch_ifma --lib
+done
 # Constant-time audit of the private operation under valgrind memcheck
 # (secrets marked undefined; any branch or address on them fails it).
 bash scripts/ct_audit.sh portable

@@ -54,6 +54,9 @@ pub fn run(args: SpeedArgs) -> i32 {
     if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
         return crate::fail("speed", "--seconds must be above 0 and at most 3600");
     }
+    if let Some(msg) = redc::arch::select::kernel_request_error() {
+        return crate::fail("speed", msg);
+    }
     let progress = Progress::new();
     let newest = if args.compare { newest_openssl() } else { None };
     let mut rows = Vec::new();
@@ -119,14 +122,27 @@ pub fn run(args: SpeedArgs) -> i32 {
     progress.done();
     let system_version = openssl::version::version().to_string();
     let kernel = redc::exp::kernel_name();
+    let cpu = redc::arch::select::cpu_model();
+    // The dual IFMA kernel's squaring per row: CRT halves for sign, n for verify.
+    let squaring = |r: &Row| {
+        let bits = if r.op == "sign" {
+            r.bits.div_ceil(2)
+        } else {
+            r.bits
+        };
+        redc::arch::select::ifma_squaring(redc::arch::portable52::digits_for_bits(bits))
+    };
     if args.json {
         let json: Vec<_> = rows
             .iter()
             .map(|r| {
                 let mut o = serde_json::json!({
                     "bits": r.bits, "op": r.op, "ops_per_sec": round1(r.redc),
-                    "us_per_op": round1(1e6 / r.redc), "kernel": kernel,
+                    "us_per_op": round1(1e6 / r.redc), "kernel": kernel, "cpu": cpu,
                 });
+                if let Some(sq) = squaring(r) {
+                    o["ifma_squaring"] = sq.into();
+                }
                 if let Some(s) = r.system {
                     o["openssl_version"] = system_version.clone().into();
                     o["openssl_ops_per_sec"] = round1(s).into();
@@ -144,9 +160,17 @@ pub fn run(args: SpeedArgs) -> i32 {
         return 0;
     }
     let mut text = format!(
-        "RSA PKCS#1 v1.5 SHA-256, one thread, median of ~50 ms batches over {}s per row; redc kernel: {kernel}\n",
+        "RSA PKCS#1 v1.5 SHA-256, one thread, median of ~50 ms batches over {}s per row\nCPU: {cpu}; redc kernel: {kernel}",
         args.seconds
     );
+    let choices: Vec<String> = rows
+        .iter()
+        .filter_map(|r| squaring(r).map(|sq| format!("{} {}: {sq}", r.bits, r.op)))
+        .collect();
+    if !choices.is_empty() {
+        text += &format!(" (IFMA squaring: {})", choices.join(", "));
+    }
+    text += "\n";
     text += &format!("{:>5} {:<7}{:>12}{:>11}", "bits", "op", "redc ops/s", "us/op");
     if args.compare {
         text += &format!(

@@ -8,6 +8,7 @@
 pub mod x86_64;
 
 pub mod portable52;
+pub mod select;
 
 /// True when the environment asks for the portable path only
 /// (`REDC_FORCE_PORTABLE=1`); read once.

@@ -54,8 +54,9 @@
 //! into `wa`, which is doubled where it is read (in 64-bit lanes: doubling
 //! there is not limited by IFMA's 52-bit inputs), the diagonal lo/hi(a_i^2)
 //! into `wn`. Registers wholly below the diagonal are skipped, so the a part
-//! costs about half. [`sqr_dual`] uses it up to [`DEDICATED_SQR_MAX_NR`]
-//! registers, where it measured faster than the product.
+//! costs about half. [`sqr_dual`] uses it where the caller chose it (by
+//! request or by a calibration per register count: which of the two is
+//! faster differs between CPUs).
 //!
 //! # Lane bound (no overflow of the 64-bit lanes)
 //!
@@ -511,21 +512,18 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
     normalize(out, &res);
 }
 
-/// The largest register count for which the dedicated squaring beats the
-/// multiplication on this CPU (measured with `kernel_bench steps`, best of 15:
-/// square / product = 0.87 at 5 registers, 0.96 at 8, 0.95 at 9, but 1.09 at
+/// `out = amm(a, a)` with the dedicated squaring or the product, as the
+/// caller chose for this register count (`arch::x86_64::dedicated_sqr`: the
+/// better one differs between CPUs and register counts; on Zen 4 the
+/// dedicated squaring measured 0.87x the product at 5 registers and 1.09x at
 /// 10, where the window of 2 x 11 accumulators and the triangle's masks no
-/// longer fit the 32 registers). From 7 registers up the square runs one copy
-/// of the group loop per g, so its masks are constants.
-pub const DEDICATED_SQR_MAX_NR: usize = 9;
-
-/// `out = amm(a, a)` with the faster of the dedicated squaring and the product.
+/// longer fit the 32 registers).
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod<NR>) {
-    if NR <= DEDICATED_SQR_MAX_NR {
+pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod<NR>, dedicated: bool) {
+    if dedicated {
         amm_dual::<NR, true>(out, a, a, m);
     } else {
         amm_dual::<NR, false>(out, a, a, m);
@@ -660,6 +658,7 @@ pub fn pow_dual<const NR: usize>(
     rr: &Lanes<NR>,
     ep: &[u64],
     eq: &[u64],
+    dedicated_sqr: bool,
 ) -> Lanes<NR> {
     let mut one = Lanes::<NR>::ZERO;
     one.0[0][0] = 1;
@@ -670,7 +669,7 @@ pub fn pow_dual<const NR: usize>(
     for k in 2..(1 << WINDOW) {
         let mut x = Lanes::<NR>::ZERO;
         if k % 2 == 0 {
-            sqr_dual::<NR>(&mut x, &table[k / 2], m);
+            sqr_dual::<NR>(&mut x, &table[k / 2], m, dedicated_sqr);
         } else {
             amm_dual::<NR, false>(&mut x, &table[k - 1], &table[1], m);
         }
@@ -689,10 +688,10 @@ pub fn pow_dual<const NR: usize>(
     );
     for w in (0..nw - 1).rev() {
         for _ in 0..WINDOW / 2 {
-            sqr_dual::<NR>(&mut y, &x, m);
-            sqr_dual::<NR>(&mut x, &y, m);
+            sqr_dual::<NR>(&mut y, &x, m, dedicated_sqr);
+            sqr_dual::<NR>(&mut x, &y, m, dedicated_sqr);
         }
-        sqr_dual::<NR>(&mut y, &x, m);
+        sqr_dual::<NR>(&mut y, &x, m, dedicated_sqr);
         let pos = w * WINDOW;
         gather(
             &mut g,
@@ -724,6 +723,7 @@ pub fn pow_dual_public<const NR: usize>(
     base: &Lanes<NR>,
     rr: &Lanes<NR>,
     exp: &[u64],
+    dedicated_sqr: bool,
 ) -> Lanes<NR> {
     let mut one = Lanes::<NR>::ZERO;
     one.0[0][0] = 1;
@@ -735,7 +735,7 @@ pub fn pow_dual_public<const NR: usize>(
     let mut y = Lanes::<NR>::ZERO;
     let bits = crate::limb::bit_len_vartime(exp);
     for i in (0..bits).rev() {
-        sqr_dual::<NR>(&mut y, &x, m);
+        sqr_dual::<NR>(&mut y, &x, m, dedicated_sqr);
         if (exp[i / 64] >> (i % 64)) & 1 == 1 {
             amm_dual::<NR, false>(&mut x, &y, &bm, m);
         } else {

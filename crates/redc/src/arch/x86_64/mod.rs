@@ -18,26 +18,71 @@ use std::sync::OnceLock;
 
 use zeroize::Zeroize;
 
-use crate::arch::force_portable;
 use crate::arch::portable52::{self, Modulus52};
+use crate::arch::select::{self, Request, SqrChoice};
 
 use ifma::{DualMod, Lanes, MAX_NR};
 
-/// True when this CPU has AVX-512F + AVX-512IFMA and `force_portable()` is
-/// false. (Only 512-bit forms are used, so AVX-512VL is not required.) Cached.
+/// True when this CPU has AVX-512F + AVX-512IFMA and the kernel request
+/// ([`select::request`]) allows IFMA. (Only 512-bit forms are used, so
+/// AVX-512VL is not required.) Cached.
 pub fn ifma_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        !force_portable() && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512ifma")
+        matches!(select::request(), Request::Auto | Request::Ifma(_))
+            && is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512ifma")
     })
 }
 
-/// True when BMI2 + ADX are present and `force_portable()` is false. Cached.
+/// True when BMI2 + ADX are present and the kernel request allows them. Cached.
 pub fn adx_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        !force_portable() && is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")
+        select::request() != Request::Portable
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("adx")
     })
+}
+
+/// The CPUID brand string ("AMD EPYC 9R14 ...", "Intel(R) Xeon(R) ..."), if the CPU has one.
+pub fn brand_string() -> Option<String> {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: CPUID exists on every x86-64 CPU; leaf 0x8000_0000 reports the
+    // highest extended leaf, and 0x8000_0002..=4 are read only when present.
+    #[allow(unused_unsafe)]
+    let bytes: Vec<u8> = unsafe {
+        if __cpuid(0x8000_0000).eax < 0x8000_0004 {
+            return None;
+        }
+        (0x8000_0002u32..=0x8000_0004)
+            .flat_map(|leaf| {
+                let r = __cpuid(leaf);
+                [r.eax, r.ebx, r.ecx, r.edx]
+                    .into_iter()
+                    .flat_map(u32::to_le_bytes)
+            })
+            .collect()
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.trim_matches(char::from(0)).trim();
+    // Family and model (leaf 1, with the extended fields): a virtual machine's
+    // brand string is often generic ("Intel(R) Xeon(R) Processor").
+    // SAFETY: leaf 1 exists on every x86-64 CPU.
+    #[allow(unused_unsafe)]
+    let eax = unsafe { __cpuid(1).eax };
+    let base_family = (eax >> 8) & 0xf;
+    let family = if base_family == 0xf {
+        base_family + ((eax >> 20) & 0xff)
+    } else {
+        base_family
+    };
+    let model = if base_family == 0x6 || base_family == 0xf {
+        ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4)
+    } else {
+        (eax >> 4) & 0xf
+    };
+    (!text.is_empty()).then(|| format!("{text} (family {family} model {model})"))
 }
 
 /// An odd modulus prepared for IFMA radix-2^52 exponentiation: its
@@ -213,6 +258,8 @@ pub fn pow_public(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
 /// secret).
 pub struct DualKey {
     tables: Box<dyn DualTables>,
+    /// Register count (public: the primes' size).
+    nr: usize,
 }
 
 impl core::fmt::Debug for DualKey {
@@ -235,7 +282,10 @@ impl DualKey {
             p: p.m.clone(),
             q: q.m.clone(),
         }));
-        Some(DualKey { tables })
+        Some(DualKey {
+            tables,
+            nr: p.m.d.div_ceil(4),
+        })
     }
 
     /// `(bp^ep mod p, bq^eq mod q)`, fully reduced, in p's and q's trimmed
@@ -243,20 +293,41 @@ impl DualKey {
     /// (fixed 5-bit windows, every table entry read on every lookup); the
     /// exponents' LENGTHS are public and may differ.
     pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
-        self.tables.pow_secret(bp, ep, bq, eq)
+        self.tables.pow_secret(bp, ep, bq, eq, dedicated_sqr(self.nr))
+    }
+
+    /// [`DualKey::pow_secret`] with the squaring chosen by the caller
+    /// (`dedicated`: the dedicated squaring, else the product): both kernel
+    /// candidates, for tests and benchmarks.
+    pub fn pow_secret_with_sqr(
+        &self,
+        bp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
+        self.tables.pow_secret(bp, ep, bq, eq, dedicated)
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
     /// `exp` only, constant time in the bases), as [`DualKey::pow_secret`].
     pub fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
-        self.tables.pow_public(bp, bq, exp)
+        self.tables.pow_public(bp, bq, exp, dedicated_sqr(self.nr))
     }
 }
 
 /// The dual exponentiations over one register count's tables.
 trait DualTables: Send + Sync {
-    fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>);
-    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>);
+    fn pow_secret(
+        &self,
+        bp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+    ) -> (Vec<u64>, Vec<u64>);
+    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
 }
 
 struct Tables<const NR: usize> {
@@ -305,18 +376,25 @@ impl<const NR: usize> Tables<NR> {
 }
 
 impl<const NR: usize> DualTables for Tables<NR> {
-    fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    fn pow_secret(
+        &self,
+        bp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
         let mut base = self.bases(bp, bq);
         // SAFETY: a `DualKey` exists only where ifma_available() held at its creation.
-        let y = unsafe { ifma::pow_dual::<NR>(&self.m, &base, &self.rr, ep, eq) };
+        let y = unsafe { ifma::pow_dual::<NR>(&self.m, &base, &self.rr, ep, eq, dedicated) };
         base.zeroize();
         self.results(y)
     }
 
-    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>) {
         let mut base = self.bases(bp, bq);
         // SAFETY: as in `pow_secret`.
-        let y = unsafe { ifma::pow_dual_public::<NR>(&self.m, &base, &self.rr, exp) };
+        let y = unsafe { ifma::pow_dual_public::<NR>(&self.m, &base, &self.rr, exp, dedicated) };
         base.zeroize();
         self.results(y)
     }
@@ -428,4 +506,71 @@ pub fn mont_mul_adx(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, s
 pub fn mont_sqr_adx(out: &mut [u64], a: &[u64], b_ignored: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let _ = b_ignored;
     adx::mont_sqr(out, a, n, n0, scratch);
+}
+
+/// Whether the dual IFMA kernel squares with the dedicated squaring at `nr`
+/// registers (1..=MAX_NR): as requested, or measured once per process (see
+/// [`calibrate_sqr`]).
+pub fn dedicated_sqr(nr: usize) -> bool {
+    match select::request() {
+        Request::Ifma(SqrChoice::Dedicated) => true,
+        Request::Ifma(SqrChoice::AsProduct) => false,
+        _ => {
+            static CHOICE: [OnceLock<bool>; MAX_NR + 1] = [const { OnceLock::new() }; MAX_NR + 1];
+            *CHOICE[nr.min(MAX_NR)].get_or_init(|| {
+                let (dedicated, product) = calibrate_sqr(nr);
+                dedicated <= product
+            })
+        }
+    }
+}
+
+/// The calibration behind [`dedicated_sqr`]: (dedicated, product) nanoseconds
+/// per dual square at `nr` registers, the best of 5 runs of 64 squarings on
+/// a fixed public modulus pair (no key is involved). About 0.2 ms at 10
+/// registers.
+pub fn calibrate_sqr(nr: usize) -> (f64, f64) {
+    if !ifma_available() || nr == 0 || nr > MAX_NR {
+        return (0.0, 0.0);
+    }
+    // Public, fixed inputs: odd moduli of 52 d - 2 bits from a xorshift, a base below them.
+    let d = 4 * nr;
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let limbs = (52 * d - 2).div_ceil(64);
+    let mut modulus = || {
+        let mut n: Vec<u64> = (0..limbs).map(|_| next()).collect();
+        n[0] |= 1;
+        let top = (52 * d - 2) - 64 * (limbs - 1);
+        n[limbs - 1] = (n[limbs - 1] & (u64::MAX >> (64 - top))) | (1 << (top - 1));
+        Modulus52::new(&n).expect("odd, large")
+    };
+    let (p, q) = (modulus(), modulus());
+    with_nr!(nr, NR => {
+        let m = DualMod::<NR>::new(&p, &q);
+        let mut a = Lanes::<NR>::interleave(&p.m[..d - 1], &q.m[..d - 1]);
+        let mut y = Lanes::<NR>::ZERO;
+        let mut time = |dedicated: bool| {
+            let t = std::time::Instant::now();
+            for _ in 0..32 {
+                // SAFETY: ifma_available() was checked above.
+                unsafe {
+                    ifma::sqr_dual::<NR>(&mut y, &a, &m, dedicated);
+                    ifma::sqr_dual::<NR>(&mut a, &y, &m, dedicated);
+                }
+            }
+            t.elapsed().as_nanos() as f64 / 64.0
+        };
+        let (mut best_d, mut best_p) = (f64::MAX, f64::MAX);
+        for _ in 0..5 {
+            best_d = best_d.min(time(true));
+            best_p = best_p.min(time(false));
+        }
+        (best_d, best_p)
+    })
 }
