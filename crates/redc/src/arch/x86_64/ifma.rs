@@ -40,6 +40,12 @@
 //! x0_{i+1} = [bcast(position i+1 of wa + wn) + lo(a0 b_{i+1})] + lo(n1 y_i) + hi(n0 y_i) + c_i
 //! ```
 //!
+//! The state holds X_i = x0_i + 2^52 - 1 rather than x0_i: then c_i = X_i >> 52
+//! (one operation on the chain, not two) and y_i = lo(X_i k0) + k0 (as
+//! X_i + 1 = x0_i mod 2^52; IFMA reads only y's low 52 bits). The bias comes with every
+//! position for free: `wn` starts each position at 2^52 - 1, so the bracket
+//! already carries it, and it is subtracted from the result positions once.
+//!
 //! The bracket does not depend on y_i (it is read before step i's n part),
 //! and c_i does not wait for y_i (x0 = H 2^52 + L; L + lo(n0 y) is 0 or 2^52,
 //! the latter exactly when L != 0), so the chain per step is IFMA (y), IFMA
@@ -60,12 +66,12 @@
 //!
 //! # Lane bound (no overflow of the 64-bit lanes)
 //!
-//! Every lane starts at 0 and only receives IFMA halves (each < 2^52). Per
+//! Every lane starts at 0 (`wn`: at the bias) and only receives IFMA halves (each < 2^52). Per
 //! step a position receives at most lo + hi of one a b (or a_i a_j) product and
 //! lo + hi of one n y product, i.e. < 4 * 2^52 over wa and wn, and it is live
 //! for at most d + 1 steps; with wa doubled for a square the sum stays below
-//! 6 (d + 1) 2^52 <= 246 * 2^52 < 2^60 for d <= 40, and x0 adds one carry
-//! (< 2^8) to such a sum. No lane overflows.
+//! 6 (d + 1) 2^52 <= 246 * 2^52 for d <= 40; the bias 2^52 - 1 and x0's one
+//! carry (< 2^8) keep it below 248 * 2^52 < 2^60. No lane overflows.
 //!
 //! # Almost-Montgomery bound
 //!
@@ -370,12 +376,14 @@ macro_rules! step {
         }
         // The quotient chain in broadcast form (every lane pair holds (p, q)):
         // x0 is position i in full (all earlier terms and carries, this step's a part).
-        let x0 = $st.x0;
-        let y = _mm512_madd52lo_epu64(zero, x0, $st.k0);
+        // The state holds X = x0 + 2^52 - 1 (the bias comes with every position:
+        // see `wn`'s initial value). X = x0 - 1 mod 2^52, so y = lo(X k0) + k0.
+        let x = $st.x0;
+        let y = _mm512_madd52lo_epu64($st.k0, x, $st.k0);
         // Carry out of position i once lo(n0 y) is added, without waiting for y:
         // x0 = H 2^52 + L, and L + lo(n0 y) is 0 or 2^52, the latter exactly when
-        // L != 0; so the carry is H + [L != 0] = (x0 + 2^52 - 1) >> 52.
-        $st.c = _mm512_srli_epi64::<52>(_mm512_add_epi64(x0, $st.mask52));
+        // L != 0; so the carry is H + [L != 0] = (x0 + 2^52 - 1) >> 52 = X >> 52.
+        $st.c = _mm512_srli_epi64::<52>(x);
         // Position i + 1 as accumulated so far (this step's a part, earlier y's).
         const SLOT: usize = (S + 1) / 4;
         const PAIR: i32 = (((S + 1) % 4) * 0x55) as i32;
@@ -445,7 +453,9 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
     let a0 = ld!(&a.0[0]);
     let mut st = State::<NR> {
         wa: [zero; W],
-        wn: [zero; W],
+        // Every position starts at 2^52 - 1 in `wn` (the bias of X; removed
+        // from the result positions at the end).
+        wn: [_mm512_set1_epi64(MASK as i64); W],
         a0: _mm512_shuffle_i64x2::<0>(a0, a0),
         x0: zero,
         c: zero,
@@ -455,8 +465,8 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
         mask52: _mm512_set1_epi64(MASK as i64),
     };
     let ash = shift_copies(a);
-    // Position 0 in full before step 0: lo(a_0 b_0).
-    st.x0 = _mm512_madd52lo_epu64(zero, st.a0, bcast_digit!(src, 0));
+    // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
+    st.x0 = _mm512_madd52lo_epu64(st.mask52, st.a0, bcast_digit!(src, 0));
     for g in 0..NR {
         // Hide the loop invariance of the modulus rows from the optimiser: hoisted
         // out of the loop they spill, i.e. get copied to the stack on every call.
@@ -494,7 +504,7 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
             st.wn[r] = st.wn[r + 1];
         });
         st.wa[NR] = zero;
-        st.wn[NR] = zero;
+        st.wn[NR] = st.mask52;
     }
     // Positions d..2d-1, plus the carry out of position d - 1.
     let mut res = [zero; NR];
@@ -504,7 +514,7 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
         } else {
             st.wa[r]
         };
-        res[r] = _mm512_add_epi64(wa, st.wn[r]);
+        res[r] = _mm512_sub_epi64(_mm512_add_epi64(wa, st.wn[r]), st.mask52);
     }
     res[0] = _mm512_mask_add_epi64(res[0], 0b11, res[0], st.c);
     // The shifted copies of `a` stay on the stack (volatile zeroing of 2-4 KiB per
