@@ -406,3 +406,82 @@ fn dual_key_both_squarings_match_bigint() {
         assert!(d > 0.0 && p > 0.0, "calibration at {nr} registers timed nothing");
     }
 }
+
+/// The single-modulus kernel (eight digits a register) against the portable
+/// twin, bit for bit, at every register count 1..=10 (d = 8..80 digits), on
+/// edge and random operands below 2m, and in feedback chains.
+#[test]
+fn ifma_single_matches_portable_every_size() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(23);
+    for nr in 1..=10u64 {
+        for bits in [416 * nr - 2, 416 * nr - 60, 416 * (nr - 1) + 3] {
+            if bits < 8 {
+                continue;
+            }
+            for m in moduli(&mut rng, bits) {
+                let s = (bits as usize).div_ceil(64);
+                let md = Modulus52::with_digit_multiple(&limbs(&m, s), 8).unwrap();
+                let d = md.d;
+                let ops = amm_inputs(&mut rng, &m, 2);
+                for a in &ops {
+                    for b in ops.iter().take(4) {
+                        let (da, db) = (to_digits(a, d), to_digits(b, d));
+                        let mut want = vec![0u64; d];
+                        portable52::amm_mul(&mut want, &da, &db, &md.m, md.k0);
+                        let got = x86::amm52_single(&limbs(&m, s), &da, &db, 1).unwrap();
+                        assert_eq!(got, want, "single amm, {bits} bits");
+                    }
+                }
+                // A feedback chain of 20 products stays exact and below 2m.
+                let (da, db) = (
+                    to_digits(&ops[ops.len() - 1], d),
+                    to_digits(&ops[ops.len() - 2], d),
+                );
+                let mut want = da.clone();
+                for _ in 0..20 {
+                    let mut t = vec![0u64; d];
+                    portable52::amm_mul(&mut t, &want, &db, &md.m, md.k0);
+                    want = t;
+                }
+                assert_eq!(
+                    x86::amm52_single(&limbs(&m, s), &da, &db, 20).unwrap(),
+                    want,
+                    "chain {bits}"
+                );
+                assert!(digits_big(&want) < (&m << 1u8));
+            }
+        }
+    }
+}
+
+/// Public-exponent exponentiation on the single kernel against num-bigint,
+/// at RSA modulus sizes up to 4096 bits and small e, 65537 and a wide e.
+#[test]
+fn ifma_single_pow_public_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(29);
+    for bits in [512u64, 1024, 2047, 2048, 3072, 4096, 4158] {
+        let n = random_modulus(&mut rng, bits);
+        let s = (bits as usize).div_ceil(64);
+        let key = x86::SingleKey::new(&limbs(&n, s)).unwrap();
+        for e in [vec![3u64], vec![65537], vec![rng.r#gen(), rng.r#gen::<u64>() | 1]] {
+            for base in [
+                BigUint::zero(),
+                BigUint::one(),
+                &n - 1u8,
+                rng.gen_biguint_below(&n),
+            ] {
+                let got = key.pow_public(&limbs(&base, s), &e);
+                assert_eq!(got, limbs(&base.modpow(&big(&e), &n), s), "{bits} bits, e {e:?}");
+            }
+        }
+    }
+    // Above 80 digits there is no single-kernel form.
+    let n = random_modulus(&mut rng, 4200);
+    assert!(x86::SingleKey::new(&limbs(&n, 66)).is_none());
+}

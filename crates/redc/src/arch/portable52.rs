@@ -114,13 +114,19 @@ impl Modulus52 {
     /// Prepare an odd modulus m >= 3 (high zero limbs ignored); None if even or too small.
     /// Branches only on the size of m and on the public facts "odd" and ">= 3".
     pub fn new(n: &[u64]) -> Option<Modulus52> {
+        Self::with_digit_multiple(n, 4)
+    }
+
+    /// As [`Modulus52::new`] with d the least multiple of `multiple` with
+    /// 4m < R = 2^(52 d) (the single-modulus kernel fills 8 digits a register).
+    pub fn with_digit_multiple(n: &[u64], multiple: usize) -> Option<Modulus52> {
         let len = n.iter().rposition(|&x| x != 0)? + 1;
         let limbs = n[..len].to_vec();
         if limbs[0] & 1 == 0 || (len == 1 && limbs[0] < 3) {
             return None;
         }
         let bits = 64 * len - limbs[len - 1].leading_zeros() as usize;
-        let d = digits_for_bits(bits);
+        let d = (bits + 2).div_ceil(multiple * DIGIT_BITS as usize) * multiple;
         let m = to_digits(&limbs, d);
         let k0 = neg_inv52(m[0]);
         let rr = r_squared(&m, k0, bits);

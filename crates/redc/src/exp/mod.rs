@@ -41,6 +41,10 @@ pub struct MontEngine {
     /// and the modulus fits it.
     #[cfg(target_arch = "x86_64")]
     ifma: Option<crate::arch::x86_64::Ifma52Modulus>,
+    /// The single-modulus IFMA tables for public-exponent work, built at
+    /// first use (a CRT prime's engine never builds them).
+    #[cfg(target_arch = "x86_64")]
+    ifma_single: std::sync::OnceLock<Option<std::sync::Arc<crate::arch::x86_64::SingleKey>>>,
 }
 
 impl core::fmt::Debug for MontEngine {
@@ -145,6 +149,8 @@ impl MontEngine {
             kernel: "portable",
             #[cfg(target_arch = "x86_64")]
             ifma: None,
+            #[cfg(target_arch = "x86_64")]
+            ifma_single: std::sync::OnceLock::new(),
         })
     }
 
@@ -338,8 +344,11 @@ impl MontEngine {
     /// kernel when the engine has it, else the sliding window.
     pub(crate) fn pow_public_reduced(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(m) = &self.ifma {
-            return crate::arch::x86_64::pow_public(m, base, exp);
+        if let Some(single) = self
+            .ifma_single
+            .get_or_init(|| crate::arch::x86_64::SingleKey::new(self.modulus()).map(std::sync::Arc::new))
+        {
+            return single.pow_public(base, exp);
         }
         sliding::pow_public_vartime(self, base, exp)
     }

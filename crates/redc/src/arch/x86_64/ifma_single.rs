@@ -1,0 +1,416 @@
+//! Radix-2^52 almost-Montgomery multiplication for ONE modulus on AVX-512
+//! IFMA, eight digits per 512-bit register, and the public-exponent
+//! exponentiation built on it (RSA verification and encryption: the modulus
+//! and the exponent are public, the base may be secret).
+//!
+//! The dual kernel ([`super::ifma`]) spends half its lanes on a second
+//! modulus; for a single modulus it would run both halves equal, doing every
+//! product twice and holding at most 40 digits. Here lane k of register r is
+//! digit 8r + k of the one operand: half the IFMAs of the dual kernel at the
+//! same size, and up to 80 digits (10 registers: 4096-bit moduli).
+//!
+//! Seeds: 002_155e2350ce0468cb.txt, Algorithm 1 (high-radix Montgomery with
+//! inputs below 2M and no final subtraction); 003_a59de62570b3e580.txt,
+//! section 5 (Hensel's odd division = Montgomery, the 2M bound).
+//!
+//! # Schedule (as the dual kernel's, with one lane per digit)
+//!
+//! d = 8 NR steps. Step i = 8g + s adds a_j b_i and n_j y_i at positions i + j
+//! (lo halves) and i + j + 1 (hi halves) into a window of NR + 1 accumulator
+//! registers that does not move: the operands do. `Shifted` holds an operand
+//! shifted up by 0..=8 digits (shifts 0 and 8 of `a` are read in place), so
+//! a step is two IFMAs into `wa[r]` (a b) and two into `wn[r]` (n y) per
+//! register, and no register chains more than two IFMAs per step. Every 8
+//! steps the window slides one register.
+//!
+//! The quotient chain keeps position i in full, biased, broadcast to all
+//! lanes: X_i = x0_i + 2^52 - 1. Then y_i = lo(X_i k0) + k0 (X_i + 1 = x0_i mod
+//! 2^52; IFMA reads only y's low 52 bits), the carry out of position i after
+//! adding lo(n0 y_i) is X_i >> 52 (x0 = H 2^52 + L and L + lo(n0 y) is 0 or
+//! 2^52, the latter exactly when L != 0), and
+//!
+//! ```text
+//! X_{i+1} = bcast(position i+1 of wa + wn) + lo(a0 b_{i+1}) + lo(n1 y_i) + hi(n0 y_i) + (X_i >> 52)
+//! ```
+//!
+//! where the bias comes from `wn`, whose every position starts at 2^52 - 1
+//! (removed from the result positions at the end).
+//!
+//! # Bounds
+//!
+//! Lanes: a position receives per step at most lo + hi of one a b product and
+//! of one n y product (< 4 * 2^52), for at most d + 1 steps, plus the bias
+//! and one carry below 2^8: below (4 (d + 1) + 2) 2^52 <= 326 * 2^52 < 2^61
+//! for d <= 80. No lane overflows.
+//!
+//! Almost-Montgomery: the result is (a b + Y m) / R with Y < R = 2^(52 d);
+//! for a, b < 2m and 4m < R it is below 2m (proof in `arch::portable52`), so
+//! outputs are valid inputs. d is the least multiple of 8 with 4m < R.
+//!
+//! # Normalisation (constant time)
+//!
+//! The lanes are split into digit + carry; the carries (< 2^9) move up one
+//! lane, leaving digits at most 2^52 - 1 + 2^9. The remaining carries are
+//! single bits: G = (digit > 2^52 - 1) generates, P = (digit == 2^52 - 1)
+//! propagates, and the carry-in of every lane at once is ((G << 1) + P) ^ P
+//! on a u128 of lane bits (8 NR <= 80 bits). No branch or index depends on
+//! the values.
+//!
+//! Secrets: the base and every intermediate (the fault check and blinding
+//! exponentiate secret values to the public exponent). The modulus and the
+//! exponent are public: the exponent's bits choose products (binary method).
+
+// Register arrays indexed by a constant-bound counter unroll into registers.
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
+
+use crate::arch::portable52::{MASK, Modulus52};
+
+/// The largest register count: d <= 80 digits (moduli up to 4158 bits).
+pub const MAX_NR: usize = 10;
+
+/// Window slots: NR + 1 accumulator registers (one spare keeps the slide in bounds).
+const W: usize = MAX_NR + 2;
+
+/// An operand: register r, lane k = digit 8r + k.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug)]
+pub struct Digits<const NR: usize>(pub [[u64; 8]; NR]);
+
+impl<const NR: usize> Digits<NR> {
+    /// All zero.
+    pub const ZERO: Self = Digits([[0; 8]; NR]);
+
+    /// From at most 8 NR digits.
+    pub fn from_slice(x: &[u64]) -> Self {
+        assert!(x.len() <= 8 * NR);
+        let mut out = Self::ZERO;
+        for (j, &v) in x.iter().enumerate() {
+            out.0[j / 8][j % 8] = v;
+        }
+        out
+    }
+
+    /// The first `d` digits.
+    pub fn to_vec(&self, d: usize) -> Vec<u64> {
+        (0..d).map(|j| self.0[j / 8][j % 8]).collect()
+    }
+}
+
+impl<const NR: usize> Zeroize for Digits<NR> {
+    fn zeroize(&mut self) {
+        for r in self.0.iter_mut() {
+            r.zeroize();
+        }
+    }
+}
+
+/// An operand shifted up by s = 0..=8 digits: `v[s][r]` (r < NR) and
+/// `top[s]` (r = NR) hold positions 8r..8r+7 of (x << 52 s).
+#[repr(C, align(64))]
+pub struct Shifted<const NR: usize> {
+    v: [[[u64; 8]; NR]; 9],
+    top: [[u64; 8]; 9],
+}
+
+impl<const NR: usize> Shifted<NR> {
+    /// The shifted copies of a public value (the modulus), with scalar code.
+    fn new(x: &Digits<NR>) -> Self {
+        let mut out = Shifted {
+            v: [[[0; 8]; NR]; 9],
+            top: [[0; 8]; 9],
+        };
+        for s in 0..9 {
+            for j in 0..8 * NR {
+                let pos = j + s;
+                let val = x.0[j / 8][j % 8];
+                if pos / 8 < NR {
+                    out.v[s][pos / 8][pos % 8] = val;
+                } else {
+                    out.top[s][pos % 8] = val;
+                }
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
+    fn row(&self, s: usize, r: usize) -> &[u64; 8] {
+        if r < NR { &self.v[s][r] } else { &self.top[s] }
+    }
+}
+
+/// The operand `a` shifted up by 0..=8 digits, built per product: shifts 1..=7
+/// are copies, 0 is `a` and 8 is `a` one register up (read in place).
+#[repr(C, align(64))]
+struct ShiftedA<'a, const NR: usize> {
+    v: [[[u64; 8]; NR]; 7],
+    top: [[u64; 8]; 7],
+    zero: [u64; 8],
+    a: &'a Digits<NR>,
+}
+
+impl<const NR: usize> ShiftedA<'_, NR> {
+    #[inline(always)]
+    fn row(&self, s: usize, r: usize) -> &[u64; 8] {
+        match s {
+            0 if r < NR => &self.a.0[r],
+            0 => &self.zero,
+            8 if r == 0 => &self.zero,
+            8 => &self.a.0[r - 1],
+            _ if r < NR => &self.v[s - 1][r],
+            _ => &self.top[s - 1],
+        }
+    }
+}
+
+/// A public modulus in the kernel's form: digits, shifted copies, k0, R^2.
+pub struct SingleMod<const NR: usize> {
+    n: Digits<NR>,
+    nsh: Shifted<NR>,
+    k0: u64,
+    rr: Digits<NR>,
+}
+
+impl<const NR: usize> SingleMod<NR> {
+    /// From a prepared modulus of exactly d = 8 NR digits.
+    pub fn new(m: &Modulus52) -> Self {
+        assert!(m.d == 8 * NR && NR <= MAX_NR);
+        let n = Digits::from_slice(&m.m);
+        SingleMod {
+            nsh: Shifted::new(&n),
+            n,
+            k0: m.k0,
+            rr: Digits::from_slice(&m.rr),
+        }
+    }
+}
+
+macro_rules! ld {
+    ($x:expr) => {{
+        let p: &[u64; 8] = $x;
+        // SAFETY: `p` is a 64-byte row of a `Digits`, `Shifted` or `ShiftedA`:
+        // all are `repr(C, align(64))` arrays of `[u64; 8]` rows (ShiftedA's
+        // fields of rows come first), so every row is 64-byte aligned.
+        unsafe { _mm512_load_si512(p.as_ptr().cast()) }
+    }};
+}
+
+/// Digit `i` of `x` (i < 8 NR, or zero past the end) broadcast to all lanes.
+macro_rules! bcast {
+    ($x:expr, $i:expr) => {{
+        let i: usize = $i;
+        let v = if i < 8 * $x.0.len() { $x.0[i / 8][i % 8] } else { 0 };
+        _mm512_set1_epi64(v as i64)
+    }};
+}
+
+/// `for r in 0..=nr` with a constant r in each copy.
+macro_rules! for_r {
+    ($nr:expr, |$r:ident| $body:block) => {{
+        for_r!(@one $nr, $r, 0, $body);
+        for_r!(@one $nr, $r, 1, $body);
+        for_r!(@one $nr, $r, 2, $body);
+        for_r!(@one $nr, $r, 3, $body);
+        for_r!(@one $nr, $r, 4, $body);
+        for_r!(@one $nr, $r, 5, $body);
+        for_r!(@one $nr, $r, 6, $body);
+        for_r!(@one $nr, $r, 7, $body);
+        for_r!(@one $nr, $r, 8, $body);
+        for_r!(@one $nr, $r, 9, $body);
+        for_r!(@one $nr, $r, 10, $body);
+    }};
+    (@one $nr:expr, $r:ident, $v:literal, $body:block) => {{
+        #[allow(non_upper_case_globals)]
+        const $r: usize = $v;
+        if $r <= $nr $body
+    }};
+}
+
+/// The state of one product (see the module documentation).
+struct State {
+    wa: [__m512i; W],
+    wn: [__m512i; W],
+    a0: __m512i,
+    x: __m512i,
+    k0: __m512i,
+    n0: __m512i,
+    n1: __m512i,
+    bias: __m512i,
+}
+
+/// One step i = 8 g + S (S a literal, so every register index is static).
+macro_rules! step {
+    ($S:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr) => {{
+        const S: usize = $S;
+        let i = 8 * $g + S;
+        let bi = bcast!($b, i);
+        for_r!($nr, |r| {
+            if !(S == 0 && r == $nr) {
+                $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
+            }
+            if !(S == 7 && r == 0) {
+                $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
+            }
+        });
+        let x = $st.x;
+        let y = _mm512_madd52lo_epu64($st.k0, x, $st.k0);
+        let c = _mm512_srli_epi64::<52>(x);
+        // Position i + 1 as accumulated so far, broadcast from its lane.
+        const SLOT: usize = (S + 1) / 8;
+        const LANE: i64 = ((S + 1) % 8) as i64;
+        let reg = _mm512_add_epi64($st.wa[SLOT], $st.wn[SLOT]);
+        let mut rb = _mm512_permutexvar_epi64(_mm512_set1_epi64(LANE), reg);
+        if i + 1 < 8 * $nr {
+            let zero = _mm512_setzero_si512();
+            rb = _mm512_add_epi64(rb, _mm512_madd52lo_epu64(zero, $st.a0, bcast!($b, i + 1)));
+        }
+        $st.x = _mm512_add_epi64(
+            _mm512_madd52lo_epu64(rb, $st.n1, y),
+            _mm512_madd52hi_epu64(c, $st.n0, y),
+        );
+        for_r!($nr, |r| {
+            if !(S == 0 && r == $nr) {
+                $st.wn[r] = _mm512_madd52lo_epu64($st.wn[r], ld!($m.nsh.row(S, r)), y);
+            }
+            if !(S == 7 && r == 0) {
+                $st.wn[r] = _mm512_madd52hi_epu64($st.wn[r], ld!($m.nsh.row(S + 1, r)), y);
+            }
+        });
+        // The last step's carry out (of position d - 1) goes to position d.
+        $st.x = if i + 1 == 8 * $nr { c } else { $st.x };
+    }};
+}
+
+/// `out = amm(a, b)`: digits below 2^52, values below 2m, d = 8 NR steps.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>, m: &SingleMod<NR>) {
+    assert!(NR <= MAX_NR);
+    let zero = _mm512_setzero_si512();
+    let bias = _mm512_set1_epi64(MASK as i64);
+    let mut ash = ShiftedA {
+        v: [[[0; 8]; NR]; 7],
+        top: [[0; 8]; 7],
+        zero: [0; 8],
+        a,
+    };
+    let mut prev = zero;
+    for r in 0..=NR {
+        let cur = if r < NR { ld!(&a.0[r]) } else { zero };
+        // Shift s: lanes move up s places, the top s lanes of `prev` entering below.
+        let rows = [
+            _mm512_alignr_epi64::<7>(cur, prev),
+            _mm512_alignr_epi64::<6>(cur, prev),
+            _mm512_alignr_epi64::<5>(cur, prev),
+            _mm512_alignr_epi64::<4>(cur, prev),
+            _mm512_alignr_epi64::<3>(cur, prev),
+            _mm512_alignr_epi64::<2>(cur, prev),
+            _mm512_alignr_epi64::<1>(cur, prev),
+        ];
+        for (s, v) in rows.into_iter().enumerate() {
+            let dst = if r < NR { &mut ash.v[s][r] } else { &mut ash.top[s] };
+            // SAFETY: `dst` is a 64-byte row of a 64-byte aligned `ShiftedA`.
+            unsafe { _mm512_store_si512(dst.as_mut_ptr().cast(), v) };
+        }
+        prev = cur;
+    }
+    let mut st = State {
+        wa: [zero; W],
+        wn: [bias; W],
+        a0: bcast!(a, 0),
+        x: zero,
+        k0: _mm512_set1_epi64(m.k0 as i64),
+        n0: bcast!(m.n, 0),
+        n1: bcast!(m.n, 1),
+        bias,
+    };
+    st.x = _mm512_madd52lo_epu64(st.bias, st.a0, bcast!(b, 0));
+    for g in 0..NR {
+        step!(0, g, st, ash, b, m, NR);
+        step!(1, g, st, ash, b, m, NR);
+        step!(2, g, st, ash, b, m, NR);
+        step!(3, g, st, ash, b, m, NR);
+        step!(4, g, st, ash, b, m, NR);
+        step!(5, g, st, ash, b, m, NR);
+        step!(6, g, st, ash, b, m, NR);
+        step!(7, g, st, ash, b, m, NR);
+        for r in 0..NR {
+            st.wa[r] = st.wa[r + 1];
+            st.wn[r] = st.wn[r + 1];
+        }
+        st.wa[NR] = zero;
+        st.wn[NR] = st.bias;
+    }
+    // Positions d..2d-1 without the bias, plus the carry out of position d - 1.
+    let mut res = [zero; MAX_NR];
+    for r in 0..NR {
+        res[r] = _mm512_sub_epi64(_mm512_add_epi64(st.wa[r], st.wn[r]), st.bias);
+    }
+    res[0] = _mm512_mask_add_epi64(res[0], 1, res[0], st.x);
+    normalize(out, &res);
+    // `ash` holds shifted copies of a possibly secret operand.
+    ash.v.zeroize();
+    ash.top.zeroize();
+}
+
+/// Carry-normalise lanes (each below 2^61, value below 2^(52 d)) to 52-bit
+/// digits and store them. Constant time (see the module documentation).
+#[target_feature(enable = "avx512f")]
+fn normalize<const NR: usize>(out: &mut Digits<NR>, v: &[__m512i; MAX_NR]) {
+    let zero = _mm512_setzero_si512();
+    let mask = _mm512_set1_epi64(MASK as i64);
+    let one = _mm512_set1_epi64(1);
+    let mut s = [zero; MAX_NR];
+    let (mut g, mut p) = (0u128, 0u128);
+    let mut below = zero;
+    for r in 0..NR {
+        let c = _mm512_srli_epi64::<52>(v[r]);
+        s[r] = _mm512_add_epi64(_mm512_and_si512(v[r], mask), _mm512_alignr_epi64::<7>(c, below));
+        below = c;
+        g |= (_mm512_cmpgt_epu64_mask(s[r], mask) as u128) << (8 * r);
+        p |= (_mm512_cmpeq_epu64_mask(s[r], mask) as u128) << (8 * r);
+    }
+    let cin = ((g << 1).wrapping_add(p)) ^ p;
+    for r in 0..NR {
+        let k = (cin >> (8 * r)) as u8;
+        let z = _mm512_and_si512(_mm512_mask_add_epi64(s[r], k, s[r], one), mask);
+        // SAFETY: the row is 64 bytes inside a 64-byte aligned `Digits`.
+        unsafe { _mm512_store_si512(out.0[r].as_mut_ptr().cast(), z) };
+    }
+}
+
+/// `base^exp` for a PUBLIC exponent (left-to-right binary: variable time in
+/// `exp` only, constant time in the base), out of the Montgomery domain but
+/// not yet fully reduced (at most m). `base` below m, in digits.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn pow_public<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]) -> Digits<NR> {
+    let mut one = Digits::<NR>::ZERO;
+    one.0[0][0] = 1;
+    let mut bm = Digits::<NR>::ZERO;
+    amm(&mut bm, base, &m.rr, m);
+    let mut x = Digits::<NR>::ZERO;
+    amm(&mut x, &m.rr, &one, m); // R mod m: 1 in Montgomery form
+    let mut y = Digits::<NR>::ZERO;
+    let bits = crate::limb::bit_len_vartime(exp);
+    for i in (0..bits).rev() {
+        amm(&mut y, &x, &x, m);
+        if (exp[i / 64] >> (i % 64)) & 1 == 1 {
+            amm(&mut x, &y, &bm, m);
+        } else {
+            x = y;
+        }
+    }
+    amm(&mut y, &x, &one, m);
+    bm.zeroize();
+    x.zeroize();
+    y
+}
