@@ -195,12 +195,6 @@ impl Crt {
         out[..keep].copy_from_slice(&m[..keep]);
         out
     }
-
-    /// Whether `(a_p, a_q)` and `(b_p, b_q)` are the same residues (constant
-    /// time; the verdict is the caller's to leak).
-    pub(crate) fn ct_eq(a: &(Elem<P, Plain>, Elem<Q, Plain>), b: &(Elem<P, Plain>, Elem<Q, Plain>)) -> Mask {
-        limb::ct_eq(a.0.limbs(), b.0.limbs()) & limb::ct_eq(a.1.limbs(), b.1.limbs())
-    }
 }
 
 /// `x mod m` for `x < n = m * other`: two Montgomery operations when the

@@ -400,12 +400,14 @@ impl RsaPrivateKey {
         let mut m = self.crt.garner(&mp, &mq, engine_n.limbs());
         // m = m' r^-1 mod n (unblind holds r^-1 R mod n).
         engine_n.mul_in_place(&mut m, &unblind, &mut ws_n);
-        // Fault check: m^e must give back c, checked mod p and mod q (by CRT
-        // the same as mod n, at half size and on the halves' fast kernels).
-        // It covers both exponentiations, the recombination and unblinding.
-        let check = self.crt.pow_public(&m, self.public.e());
-        let want = (self.crt.reduce_p(c), self.crt.reduce_q(c));
-        if !Crt::ct_eq(&check, &want).leak_bool() {
+        // Fault check (RFC 8017 leaves it to the implementation): m^e mod n
+        // must give back c. x -> x^e permutes Z_n (gcd(e, lambda(n)) = 1), so
+        // any wrong m (a fault in either half, in Garner's step or in
+        // unblinding) fails it. It runs on the PUBLIC modulus's engine, apart
+        // from the p and q engines and tables that produced m, so one corrupted
+        // value there cannot also vouch for its own result.
+        let check = Zeroizing::new(engine_n.pow_public_reduced(&m, self.public.e()));
+        if !limb::ct_eq(&check, c).leak_bool() {
             m.zeroize();
             return Err(Error::PrivateOperation);
         }
