@@ -80,6 +80,44 @@ mod bench {
         }
     }
 
+    /// `kernel_bench mb8`: ns per product of the eight-lane kernel (eight
+    /// products per call) beside the dual kernel (two per call), per operation.
+    fn mb8() {
+        let mut rng = StdRng::seed_from_u64(9);
+        println!(
+            "{:>3} {:>14} {:>14} {:>14}",
+            "d", "mb8 ns/8 ops", "mb8 ns/op", "dual ns/op"
+        );
+        for d in [20usize, 32, 40] {
+            let bits = 52 * d as u64 - 2;
+            let s = (bits as usize).div_ceil(64);
+            let ns: Vec<BigUint> = (0..8).map(|_| modulus(&mut rng, bits)).collect();
+            let mods: Vec<Ifma52Modulus> = ns
+                .iter()
+                .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+                .collect();
+            let a: Vec<Vec<u64>> = ns
+                .iter()
+                .map(|n| portable52::to_digits(&limbs(&rng.gen_biguint_below(n), s), d))
+                .collect();
+            let it = 5_000;
+            let t8 = time(9, 1, |_| {
+                black_box(x86::amm52_mb8(
+                    core::array::from_fn(|l| &mods[l]),
+                    core::array::from_fn(|l| &a[l][..]),
+                    core::array::from_fn(|l| &a[l][..]),
+                    it,
+                ));
+            }) / it as f64;
+            let t2 = time(9, 1, |_| {
+                black_box(x86::amm52_dual(
+                    &mods[0], &a[0], &a[0], &mods[1], &a[1], &a[1], false, it,
+                ));
+            }) / it as f64;
+            println!("{:>3} {:>14.1} {:>14.1} {:>14.1}", d, t8, t8 / 8.0, t2 / 2.0);
+        }
+    }
+
     /// `kernel_bench widths`: the measurements behind the choice of 512-bit
     /// registers: IFMA throughput (independent accumulators) and the latency of
     /// IFMA alone and of IFMA plus one shuffle, for zmm and ymm.
@@ -129,6 +167,9 @@ mod bench {
         }
         if std::env::args().nth(1).as_deref() == Some("widths") {
             return widths();
+        }
+        if std::env::args().nth(1).as_deref() == Some("mb8") {
+            return mb8();
         }
         let reps: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(7);
         let mut rng = StdRng::seed_from_u64(42);

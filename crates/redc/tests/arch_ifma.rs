@@ -485,3 +485,96 @@ fn ifma_single_pow_public_matches_bigint() {
     let n = random_modulus(&mut rng, 4200);
     assert!(x86::SingleKey::new(&limbs(&n, 66)).is_none());
 }
+
+/// The eight-lane kernel against the portable twin, lane by lane and bit for
+/// bit, at every digit count 4..=40, with a different modulus (and edge
+/// operands) in every lane, and in feedback chains.
+#[test]
+fn ifma_mb8_matches_portable_every_size() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(31);
+    for nr in 1..=10u64 {
+        let bits = 208 * nr - 2 - rng.gen_range(0..40);
+        let s = (bits as usize).div_ceil(64);
+        // Eight moduli of this digit count, edges among them.
+        let mut ns = moduli(&mut rng, bits);
+        while ns.len() < 8 {
+            ns.push(random_modulus(&mut rng, bits));
+        }
+        let mods: Vec<Ifma52Modulus> = ns
+            .iter()
+            .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+            .collect();
+        let d = mods[0].digits();
+        // Lane l: operands below 2m_l, edge values in the first lanes.
+        let pick = |rng: &mut StdRng, m: &BigUint, l: usize, k: usize| {
+            let ops = amm_inputs(rng, m, 1);
+            to_digits(&ops[(l + k) % ops.len()], d)
+        };
+        let a: Vec<Vec<u64>> = (0..8).map(|l| pick(&mut rng, &ns[l], l, 0)).collect();
+        let b: Vec<Vec<u64>> = (0..8).map(|l| pick(&mut rng, &ns[l], l, 3)).collect();
+        let ar: [&[u64]; 8] = core::array::from_fn(|l| &a[l][..]);
+        let br: [&[u64]; 8] = core::array::from_fn(|l| &b[l][..]);
+        let mr: [&Ifma52Modulus; 8] = core::array::from_fn(|l| &mods[l]);
+        for iters in [1usize, 7] {
+            let got = x86::amm52_mb8(mr, ar, br, iters).unwrap();
+            for l in 0..8 {
+                let md = mods[l].radix52();
+                let mut want = a[l].clone();
+                for _ in 0..iters {
+                    let mut t = vec![0u64; d];
+                    portable52::amm_mul(&mut t, &want, &b[l], &md.m, md.k0);
+                    want = t;
+                }
+                assert_eq!(got[l], want, "mb8 lane {l}, {bits} bits, {iters} iterations");
+            }
+        }
+    }
+}
+
+/// Eight exponentiations at once against num-bigint: different moduli,
+/// bases and exponents per lane (p and q of several keys), RSA CRT sizes.
+#[test]
+fn ifma_mb8_pow_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(37);
+    for bits in [512u64, 1024, 1536, 2048] {
+        let s = (bits as usize).div_ceil(64);
+        let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(&mut rng, bits)).collect();
+        let mods: Vec<Ifma52Modulus> = ns
+            .iter()
+            .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+            .collect();
+        let bases: Vec<Vec<u64>> = ns
+            .iter()
+            .enumerate()
+            .map(|(l, n)| match l {
+                0 => vec![0; s],
+                1 => limbs(&BigUint::one(), s),
+                2 => limbs(&(n - 1u8), s),
+                _ => limbs(&rng.gen_biguint_below(n), s),
+            })
+            .collect();
+        let exps: Vec<Vec<u64>> = (0..8)
+            .map(|l| match l {
+                3 => vec![0; s],
+                4 => vec![u64::MAX; s],
+                _ => (0..s).map(|_| rng.r#gen()).collect(),
+            })
+            .collect();
+        let got = x86::pow_mb8(
+            core::array::from_fn(|l| &mods[l]),
+            core::array::from_fn(|l| &bases[l][..]),
+            core::array::from_fn(|l| &exps[l][..]),
+        )
+        .unwrap();
+        for l in 0..8 {
+            let want = limbs(&big(&bases[l]).modpow(&big(&exps[l]), &ns[l]), s);
+            assert_eq!(got[l], want, "mb8 pow lane {l}, {bits} bits");
+        }
+    }
+}

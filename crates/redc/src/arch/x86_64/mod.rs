@@ -13,6 +13,7 @@
 
 pub mod adx;
 pub mod ifma;
+pub mod ifma_mb8;
 pub mod ifma_single;
 
 use std::sync::OnceLock;
@@ -591,6 +592,87 @@ pub fn amm52_single(n: &[u64], a: &[u64], b: &[u64], iters: usize) -> Option<Vec
             x = y;
         }
         x.to_vec(d)
+    }))
+}
+
+/// Eight exponentiations at once on the eight-lane kernel ([`ifma_mb8`]):
+/// `bases[l]^exps[l] mod moduli[l]`, each fully reduced in its modulus's
+/// trimmed limb count. All moduli need the same digit count (at most 40) and
+/// all exponents the same limb count (public); bases below their moduli.
+/// Constant time in bases, exponents and moduli. None when IFMA is
+/// unavailable or the sizes differ.
+pub fn pow_mb8(
+    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    exps: [&[u64]; ifma_mb8::LANES],
+) -> Option<Vec<Vec<u64>>> {
+    let d = moduli[0].m.d;
+    if !ifma_available() || moduli.iter().any(|m| m.m.d != d) || exps.iter().any(|e| e.len() != exps[0].len())
+    {
+        return None;
+    }
+    for (m, b) in moduli.iter().zip(bases) {
+        check_base(m, b);
+    }
+    Some(with_nr!(d / 4, NR => {
+        const D: usize = 4 * NR;
+        let mods = moduli.map(|m| &m.m);
+        let mm = ifma_mb8::Mb8Mod::<D>::new(mods);
+        let mut digits: Vec<Vec<u64>> = bases.iter().map(|b| portable52::to_digits(b, d)).collect();
+        let refs: Vec<&[u64]> = digits.iter().map(|v| &v[..]).collect();
+        let mut base = ifma_mb8::Mb8::<D>::from_lanes(&refs);
+        // SAFETY: ifma_available() was checked above.
+        let mut y = unsafe { ifma_mb8::pow::<D>(&mm, &base, &exps) };
+        let out = (0..ifma_mb8::LANES)
+            .map(|l| {
+                let mut v = y.lane(l);
+                portable52::final_reduce(mods[l], &mut v);
+                let r = portable52::from_digits(&v, mods[l].limbs.len());
+                v.zeroize();
+                r
+            })
+            .collect();
+        for v in digits.iter_mut() {
+            v.zeroize();
+        }
+        base.zeroize();
+        y.zeroize();
+        out
+    }))
+}
+
+/// One eight-lane almost-Montgomery product ([`ifma_mb8::amm`]) per lane on
+/// radix-2^52 digit vectors of each modulus's digit count d (the same for
+/// all), for differential tests and benchmarks, repeated `iters` times with
+/// the output fed back as a. None on wrong lengths or without IFMA.
+pub fn amm52_mb8(
+    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    a: [&[u64]; ifma_mb8::LANES],
+    b: [&[u64]; ifma_mb8::LANES],
+    iters: usize,
+) -> Option<Vec<Vec<u64>>> {
+    let d = moduli[0].m.d;
+    if !ifma_available() || iters == 0 || moduli.iter().any(|m| m.m.d != d) {
+        return None;
+    }
+    if a.iter()
+        .chain(&b)
+        .any(|x| x.len() != d || x.iter().any(|&v| v > portable52::MASK))
+    {
+        return None;
+    }
+    Some(with_nr!(d / 4, NR => {
+        const D: usize = 4 * NR;
+        let mm = ifma_mb8::Mb8Mod::<D>::new(moduli.map(|m| &m.m));
+        let mut x = ifma_mb8::Mb8::<D>::from_lanes(&a);
+        let b = ifma_mb8::Mb8::<D>::from_lanes(&b);
+        let mut y = ifma_mb8::Mb8::<D>::ZERO;
+        for _ in 0..iters {
+            // SAFETY: ifma_available() was checked above.
+            unsafe { ifma_mb8::amm::<D>(&mut y, &x, &b, &mm) };
+            x = y;
+        }
+        (0..ifma_mb8::LANES).map(|l| x.lane(l)).collect()
     }))
 }
 

@@ -1,0 +1,271 @@
+//! Eight independent radix-2^52 almost-Montgomery products at once, one per
+//! 64-bit lane of a 512-bit register ("multi-buffer", vertical layout), and
+//! the constant-time fixed-window exponentiation on them: the kernel of
+//! batch signing, where eight private operations (CRT halves of one or of
+//! several keys, moduli of one digit count) share every instruction.
+//!
+//! Seeds: 002_155e2350ce0468cb.txt, Algorithm 1 (high-radix Montgomery,
+//! inputs below 2M, no final subtraction); 003_a59de62570b3e580.txt, section
+//! 4.2 (the window method) and section 5 (Montgomery = Hensel's odd division,
+//! the 2M bound).
+//!
+//! # Layout
+//!
+//! `Mb8<D>.0[j][l]` is digit j of lane l's operand: register j holds digit j
+//! of all eight operations. No instruction moves data between lanes, so the
+//! lanes are eight independent computations with no dependency chain across
+//! them: the multiplier, not the latency of one product, bounds the kernel.
+//!
+//! # Product (operand scanning, one fused pass per step)
+//!
+//! T holds positions 0..2D of a b + Y m in 64-bit lanes, never carried during
+//! the product. At step i the quotient digit needs position i in full:
+//!
+//! ```text
+//! x_i = T[i] + lo(a_0 b_i) + c_{i-1}      (T[i]: contributions of steps < i)
+//! y_i = lo(x_i k0)                         k0 = -m^-1 mod 2^52, per lane
+//! c_i = (x_i + 2^52 - 1) >> 52             carry of position i after + lo(n_0 y_i)
+//! ```
+//!
+//! (x = H 2^52 + L and L + lo(n_0 y) is 0 or 2^52, the latter exactly when
+//! L != 0.) Then one pass over j adds lo(a_j b_i) + hi(a_{j-1} b_i) +
+//! lo(n_j y_i) + hi(n_{j-1} y_i) to T[i + j] (j = 1..=D; position i itself is
+//! done: its value is x_i + lo(n_0 y_i) = c_i 2^52). At the end the carry
+//! c_{D-1} joins T[D] and positions D..2D-1 are carried digit by digit.
+//!
+//! Lane bound: a position receives four halves (< 2^52 each) per step for at
+//! most D + 1 steps: below 4 (D + 1) 2^52 <= 164 * 2^52 < 2^60 for D <= 40,
+//! plus a carry below 2^8. No lane overflows.
+//!
+//! Almost-Montgomery: (a b + Y m) / R < 2m for a, b < 2m and 4m < R
+//! (proof in `arch::portable52`), per lane; outputs are valid inputs.
+//!
+//! # Constant time
+//!
+//! Every lane runs the same instructions; nothing branches on or indexes by
+//! any lane's data. The window of each lane's exponent selects its table
+//! entry through masked moves over all 32 entries ([`gather`]). The
+//! exponents' LENGTH (one for all lanes) is public, their bits are secret.
+
+// Register arrays indexed by constant-bound counters.
+#![allow(clippy::needless_range_loop)]
+
+use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
+
+use crate::arch::portable52::{self, MASK, Modulus52, WINDOW};
+
+/// Lanes per register: eight operations.
+pub const LANES: usize = 8;
+
+/// The largest digit count (2078-bit moduli, the CRT halves of RSA-4096).
+pub const MAX_D: usize = 40;
+
+/// Eight operands of D digits: `.0[j][l]` = digit j of lane l.
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Debug)]
+pub struct Mb8<const D: usize>(pub [[u64; 8]; D]);
+
+impl<const D: usize> Mb8<D> {
+    /// All zero.
+    pub const ZERO: Self = Mb8([[0; 8]; D]);
+
+    /// Lane l gets `lanes[l]` (at most D digits each; missing lanes are zero).
+    pub fn from_lanes(lanes: &[&[u64]]) -> Self {
+        assert!(lanes.len() <= LANES);
+        let mut out = Self::ZERO;
+        for (l, x) in lanes.iter().enumerate() {
+            assert!(x.len() <= D);
+            for (j, &v) in x.iter().enumerate() {
+                out.0[j][l] = v;
+            }
+        }
+        out
+    }
+
+    /// Lane l's D digits.
+    pub fn lane(&self, l: usize) -> Vec<u64> {
+        (0..D).map(|j| self.0[j][l]).collect()
+    }
+}
+
+impl<const D: usize> Zeroize for Mb8<D> {
+    fn zeroize(&mut self) {
+        for r in self.0.iter_mut() {
+            r.zeroize();
+        }
+    }
+}
+
+/// Eight moduli of D digits (any mix: secret CRT primes of several keys),
+/// their k0 and R^2 per lane. Wiped on drop.
+pub struct Mb8Mod<const D: usize> {
+    n: Mb8<D>,
+    k0: [u64; 8],
+    rr: Mb8<D>,
+}
+
+impl<const D: usize> Mb8Mod<D> {
+    /// From eight prepared moduli, each of exactly D digits.
+    pub fn new(moduli: [&Modulus52; LANES]) -> Self {
+        assert!(D <= MAX_D && moduli.iter().all(|m| m.d == D));
+        let n: Vec<&[u64]> = moduli.iter().map(|m| &m.m[..]).collect();
+        let rr: Vec<&[u64]> = moduli.iter().map(|m| &m.rr[..]).collect();
+        Mb8Mod {
+            n: Mb8::from_lanes(&n),
+            k0: moduli.map(|m| m.k0),
+            rr: Mb8::from_lanes(&rr),
+        }
+    }
+}
+
+impl<const D: usize> Drop for Mb8Mod<D> {
+    fn drop(&mut self) {
+        self.n.zeroize();
+        self.k0.zeroize();
+        self.rr.zeroize();
+    }
+}
+
+macro_rules! ld {
+    ($x:expr) => {{
+        let p: &[u64; 8] = $x;
+        // SAFETY: `p` is a row of an `Mb8` (`repr(C, align(64))` rows of 64 bytes).
+        unsafe { _mm512_load_si512(p.as_ptr().cast()) }
+    }};
+}
+
+/// `out = amm(a, b)` in every lane: digits below 2^52, values below 2m.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn amm<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) {
+    assert!((1..=MAX_D).contains(&D));
+    let zero = _mm512_setzero_si512();
+    let mask = _mm512_set1_epi64(MASK as i64);
+    // SAFETY: `k0` is 8 u64s; the load is unaligned-tolerant.
+    let k0 = unsafe { _mm512_loadu_si512(m.k0.as_ptr().cast()) };
+    let mut t = [zero; 2 * MAX_D + 1];
+    let mut carry = zero;
+    let a0 = ld!(&a.0[0]);
+    let n0 = ld!(&m.n.0[0]);
+    for i in 0..D {
+        let bi = ld!(&b.0[i]);
+        let x = _mm512_add_epi64(_mm512_madd52lo_epu64(t[i], a0, bi), carry);
+        let y = _mm512_madd52lo_epu64(zero, x, k0);
+        carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, mask));
+        // Position i + 1 gets the hi halves of digit 0 (and the lo halves of digit 1).
+        let mut s = t[i + 1];
+        s = _mm512_madd52hi_epu64(s, a0, bi);
+        s = _mm512_madd52hi_epu64(s, n0, y);
+        t[i + 1] = s;
+        for j in 1..D {
+            let (aj, nj) = (ld!(&a.0[j]), ld!(&m.n.0[j]));
+            let mut lo = t[i + j];
+            lo = _mm512_madd52lo_epu64(lo, aj, bi);
+            lo = _mm512_madd52lo_epu64(lo, nj, y);
+            t[i + j] = lo;
+            let mut hi = t[i + j + 1];
+            hi = _mm512_madd52hi_epu64(hi, aj, bi);
+            hi = _mm512_madd52hi_epu64(hi, nj, y);
+            t[i + j + 1] = hi;
+        }
+    }
+    // Positions D..2D-1 plus the carry out of position D - 1, carried digit by digit.
+    let mut c = carry;
+    for j in 0..D {
+        let v = _mm512_add_epi64(t[D + j], c);
+        c = _mm512_srli_epi64::<52>(v);
+        // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
+        unsafe { _mm512_store_si512(out.0[j].as_mut_ptr().cast(), _mm512_and_si512(v, mask)) };
+    }
+    // T stays on the stack (as the dual kernel's shifted copies: zeroing 5 KiB
+    // per product would cost more than the product); the next product
+    // overwrites it.
+}
+
+/// Constant-time table read per lane: lane l keeps entry `idx[l]`; every
+/// entry is read for every lane (masked moves, no secret index).
+#[target_feature(enable = "avx512f")]
+fn gather<const D: usize>(out: &mut Mb8<D>, table: &[Mb8<D>], idx: &[u64; 8]) {
+    // SAFETY: `idx` is 8 u64s; the load is unaligned-tolerant.
+    let want = unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+    let one = _mm512_set1_epi64(1);
+    for j0 in (0..D).step_by(8) {
+        let j1 = (j0 + 8).min(D);
+        let mut acc = [_mm512_setzero_si512(); 8];
+        let mut k = _mm512_setzero_si512();
+        for entry in table {
+            let hit = _mm512_cmpeq_epu64_mask(want, k);
+            for j in j0..j1 {
+                acc[j - j0] = _mm512_mask_mov_epi64(acc[j - j0], hit, ld!(&entry.0[j]));
+            }
+            k = _mm512_add_epi64(k, one);
+        }
+        for j in j0..j1 {
+            // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
+            unsafe { _mm512_store_si512(out.0[j].as_mut_ptr().cast(), acc[j - j0]) };
+        }
+    }
+}
+
+/// The window at bit `pos` of each lane's exponent (public position).
+fn windows(exps: &[&[u64]; LANES], pos: usize) -> [u64; 8] {
+    let mut w = [0u64; 8];
+    for (l, e) in exps.iter().enumerate() {
+        w[l] = portable52::window(e, pos) as u64;
+    }
+    w
+}
+
+/// `base_l^exp_l` per lane, out of the Montgomery domain (per lane at most
+/// m_l, not yet fully reduced): fixed 5-bit windows, 5 squarings (as
+/// products) and one table product per window, the table read whole at
+/// every lookup. Bases below their moduli, in digits; the exponents all of
+/// the same limb count (public), their bits secret.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES]) -> Mb8<D> {
+    let limbs = exps[0].len();
+    assert!(exps.iter().all(|e| e.len() == limbs), "exponent lengths differ");
+    let mut one = Mb8::<D>::ZERO;
+    one.0[0] = [1; 8];
+    let mut table = vec![Mb8::<D>::ZERO; 1 << WINDOW];
+    amm(&mut table[0], &m.rr, &one, m);
+    amm(&mut table[1], base, &m.rr, m);
+    for k in 2..(1 << WINDOW) {
+        let mut x = Mb8::<D>::ZERO;
+        if k % 2 == 0 {
+            amm(&mut x, &table[k / 2], &table[k / 2], m);
+        } else {
+            amm(&mut x, &table[k - 1], &table[1], m);
+        }
+        table[k] = x;
+    }
+    let nw = portable52::windows_for_limbs(limbs);
+    let (mut x, mut y, mut g) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
+    let mut w = windows(exps, (nw - 1) * WINDOW);
+    gather(&mut x, &table, &w);
+    for win in (0..nw - 1).rev() {
+        for _ in 0..WINDOW {
+            amm(&mut y, &x, &x, m);
+            x = y;
+        }
+        w = windows(exps, win * WINDOW);
+        gather(&mut g, &table, &w);
+        amm(&mut y, &x, &g, m);
+        x = y;
+    }
+    amm(&mut y, &x, &one, m);
+    for e in table.iter_mut() {
+        e.zeroize();
+    }
+    x.zeroize();
+    g.zeroize();
+    w.zeroize();
+    y
+}
