@@ -171,6 +171,18 @@ mod bench {
         if std::env::args().nth(1).as_deref() == Some("mb8") {
             return mb8();
         }
+        if std::env::args().nth(1).as_deref() == Some("sqr") {
+            // The calibration behind the IFMA squaring choice, per register count.
+            println!(
+                "{:>3} {:>14} {:>14} {:>8}",
+                "d", "dedicated ns", "product ns", "ratio"
+            );
+            for nr in 1..=10 {
+                let (d, p) = x86::calibrate_sqr(nr);
+                println!("{:>3} {:>14.1} {:>14.1} {:>8.3}", 4 * nr, d, p, d / p);
+            }
+            return;
+        }
         let reps: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(7);
         let mut rng = StdRng::seed_from_u64(42);
         println!(
