@@ -180,15 +180,6 @@ impl<const NR: usize> Drop for DualMod<NR> {
     }
 }
 
-macro_rules! ld {
-    ($x:expr) => {{
-        let p: &[u64; 8] = $x;
-        // SAFETY: `p` is a 64-byte row of a `Lanes` or `Shifted`: both are
-        // `repr(C, align(64))` arrays of `[u64; 8]` rows, so every row is 64-aligned.
-        unsafe { _mm512_load_si512(p.as_ptr().cast()) }
-    }};
-}
-
 /// The pair (x_p[i], x_q[i]) broadcast to all four pairs of lanes.
 macro_rules! bcast_digit {
     ($x:expr, $i:expr) => {{
@@ -300,29 +291,6 @@ fn shift_copies<const NR: usize>(a: &Lanes<NR>) -> ShiftedA<'_, NR> {
 /// Window slots: NR + 1 accumulator registers are used (one spare keeps the
 /// unrolled slide in bounds).
 const W: usize = MAX_NR + 2;
-
-/// `for r in 0..=nr`, unrolled in the source so every register index is a
-/// constant (LLVM then keeps the accumulator window in registers).
-macro_rules! for_r {
-    ($nr:expr, |$r:ident| $body:block) => {{
-        for_r!(@one $nr, $r, 0, $body);
-        for_r!(@one $nr, $r, 1, $body);
-        for_r!(@one $nr, $r, 2, $body);
-        for_r!(@one $nr, $r, 3, $body);
-        for_r!(@one $nr, $r, 4, $body);
-        for_r!(@one $nr, $r, 5, $body);
-        for_r!(@one $nr, $r, 6, $body);
-        for_r!(@one $nr, $r, 7, $body);
-        for_r!(@one $nr, $r, 8, $body);
-        for_r!(@one $nr, $r, 9, $body);
-        for_r!(@one $nr, $r, 10, $body);
-    }};
-    (@one $nr:expr, $r:ident, $v:literal, $body:block) => {{
-        #[allow(non_upper_case_globals)]
-        const $r: usize = $v;
-        if $r <= $nr $body
-    }};
-}
 
 /// One step i = 4 g + S of the product (S a literal, so every register index
 /// and shuffle constant is static; g is public).

@@ -128,14 +128,6 @@ impl<const D: usize> Drop for Mb8Mod<D> {
     }
 }
 
-macro_rules! ld {
-    ($x:expr) => {{
-        let p: &[u64; 8] = $x;
-        // SAFETY: `p` is a row of an `Mb8` (`repr(C, align(64))` rows of 64 bytes).
-        unsafe { _mm512_load_si512(p.as_ptr().cast()) }
-    }};
-}
-
 /// `out = amm(a, b)` in every lane: digits below 2^52, values below 2m.
 ///
 /// # Safety

@@ -189,44 +189,12 @@ impl<const NR: usize> SingleMod<NR> {
     }
 }
 
-macro_rules! ld {
-    ($x:expr) => {{
-        let p: &[u64; 8] = $x;
-        // SAFETY: `p` is a 64-byte row of a `Digits`, `Shifted` or `ShiftedA`:
-        // all are `repr(C, align(64))` arrays of `[u64; 8]` rows (ShiftedA's
-        // fields of rows come first), so every row is 64-byte aligned.
-        unsafe { _mm512_load_si512(p.as_ptr().cast()) }
-    }};
-}
-
 /// Digit `i` of `x` (i < 8 NR, or zero past the end) broadcast to all lanes.
 macro_rules! bcast {
     ($x:expr, $i:expr) => {{
         let i: usize = $i;
         let v = if i < 8 * $x.0.len() { $x.0[i / 8][i % 8] } else { 0 };
         _mm512_set1_epi64(v as i64)
-    }};
-}
-
-/// `for r in 0..=nr` with a constant r in each copy.
-macro_rules! for_r {
-    ($nr:expr, |$r:ident| $body:block) => {{
-        for_r!(@one $nr, $r, 0, $body);
-        for_r!(@one $nr, $r, 1, $body);
-        for_r!(@one $nr, $r, 2, $body);
-        for_r!(@one $nr, $r, 3, $body);
-        for_r!(@one $nr, $r, 4, $body);
-        for_r!(@one $nr, $r, 5, $body);
-        for_r!(@one $nr, $r, 6, $body);
-        for_r!(@one $nr, $r, 7, $body);
-        for_r!(@one $nr, $r, 8, $body);
-        for_r!(@one $nr, $r, 9, $body);
-        for_r!(@one $nr, $r, 10, $body);
-    }};
-    (@one $nr:expr, $r:ident, $v:literal, $body:block) => {{
-        #[allow(non_upper_case_globals)]
-        const $r: usize = $v;
-        if $r <= $nr $body
     }};
 }
 

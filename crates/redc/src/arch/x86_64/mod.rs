@@ -4,12 +4,49 @@
 //!   squaring on 512-bit IFMA with the two CRT halves interleaved lane by
 //!   lane, and the dual constant-time fixed-window exponentiation. Portable
 //!   twin: [`crate::arch::portable52`].
+//! - [`ifma_single`]: the same product for ONE public modulus, eight digits
+//!   a register (up to 80 digits): public-exponent work (verification).
+//! - [`ifma_mb8`]: eight independent products, one per lane (batch signing).
 //! - [`adx`]: scalar Montgomery multiplication and squaring with MULX and the
 //!   two carry chains ADCX/ADOX, with the `mont::Kernel` signature. Portable
 //!   twin: [`crate::mont::fips`].
 //!
 //! Every public function here is safe: it checks lengths, and the AVX-512 /
 //! ADX code is reached only after the features were detected at run time.
+
+/// Load a 64-byte row. Every row these kernels load is a `[u64; 8]` row of a
+/// `repr(C, align(64))` struct made of such rows (`Lanes`, `Digits`, `Mb8`,
+/// the `Shifted` copies), so it is 64-byte aligned.
+macro_rules! ld {
+    ($x:expr) => {{
+        let p: &[u64; 8] = $x;
+        // SAFETY: `p` is a 64-byte aligned row (see the macro's documentation).
+        unsafe { _mm512_load_si512(p.as_ptr().cast()) }
+    }};
+}
+
+/// `for r in 0..=nr`, unrolled in the source so every register index is a
+/// constant (LLVM then keeps the accumulator window in registers).
+macro_rules! for_r {
+    ($nr:expr, |$r:ident| $body:block) => {{
+        for_r!(@one $nr, $r, 0, $body);
+        for_r!(@one $nr, $r, 1, $body);
+        for_r!(@one $nr, $r, 2, $body);
+        for_r!(@one $nr, $r, 3, $body);
+        for_r!(@one $nr, $r, 4, $body);
+        for_r!(@one $nr, $r, 5, $body);
+        for_r!(@one $nr, $r, 6, $body);
+        for_r!(@one $nr, $r, 7, $body);
+        for_r!(@one $nr, $r, 8, $body);
+        for_r!(@one $nr, $r, 9, $body);
+        for_r!(@one $nr, $r, 10, $body);
+    }};
+    (@one $nr:expr, $r:ident, $v:literal, $body:block) => {{
+        #[allow(non_upper_case_globals)]
+        const $r: usize = $v;
+        if $r <= $nr $body
+    }};
+}
 
 pub mod adx;
 pub mod ifma;
