@@ -31,7 +31,7 @@
 //! L != 0.) Then one pass over j adds lo(a_j b_i) + hi(a_{j-1} b_i) +
 //! lo(n_j y_i) + hi(n_{j-1} y_i) to T[i + j] (j = 1..=D; position i itself is
 //! done: its value is x_i + lo(n_0 y_i) = c_i 2^52). At the end the carry
-//! c_{D-1} joins T[D] and positions D..2D-1 are carried digit by digit.
+//! c_{D-1} joins T\[D\] and positions D..2D-1 are carried digit by digit.
 //!
 //! Lane bound: a position receives four halves (< 2^52 each) per step for at
 //! most D + 1 steps: below 4 (D + 1) 2^52 <= 164 * 2^52 < 2^60 for D <= 40,
@@ -44,7 +44,7 @@
 //!
 //! Every lane runs the same instructions; nothing branches on or indexes by
 //! any lane's data. The window of each lane's exponent selects its table
-//! entry through masked moves over all 32 entries ([`gather`]). The
+//! entry through masked moves over all 32 entries (`gather`). The
 //! exponents' LENGTH (one for all lanes) is public, their bits are secret.
 
 // Register arrays indexed by constant-bound counters.
