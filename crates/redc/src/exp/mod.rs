@@ -154,6 +154,12 @@ impl MontEngine {
         })
     }
 
+    /// The radix-2^52 IFMA form of the modulus, when the engine has it.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn ifma52(&self) -> Option<&crate::arch::x86_64::Ifma52Modulus> {
+        self.ifma.as_ref()
+    }
+
     /// Which kernels this engine uses: "portable", "adx", "ifma" or
     /// "ifma+adx" (IFMA for secret exponentiations, ADX for the rest).
     /// ```

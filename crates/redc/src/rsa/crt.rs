@@ -82,6 +82,9 @@ impl<M, E> Clone for Elem<M, E> {
     }
 }
 
+/// Both halves of one private exponentiation: (m mod p, m mod q).
+pub(crate) type Halves = (Elem<P, Plain>, Elem<Q, Plain>);
+
 /// The CRT parameters of a key with their per-key arithmetic; see the
 /// module documentation.
 #[derive(Clone)]
@@ -166,6 +169,63 @@ impl Crt {
         let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
         let (mp, mq) = self.engines.pow_secret(xp.limbs(), ep, xq.limbs(), eq);
         (Elem::new(mp), Elem::new(mq))
+    }
+
+    /// Up to four private exponentiations at once on the eight-lane kernel
+    /// (lanes 2k and 2k + 1: p and q of operation k, whose key may differ
+    /// from the others'): `(x_k^dP mod p_k, x_k^dQ mod q_k)` for each
+    /// `(crt_k, x_k)`, `x_k < n_k`. None where that kernel does not run: no
+    /// IFMA, primes of different digit counts, or more than four operations.
+    /// Unused lanes repeat operation 0 and are discarded. Constant time in
+    /// every lane's base, exponent and prime; the exponents' limb counts
+    /// (public) are zero-extended to the longest.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn pow_private_mb8(ops: &[(&Crt, &[u64])]) -> Option<Vec<Halves>> {
+        use crate::arch::x86_64::{self as x86, Ifma52Modulus, ifma_mb8::LANES};
+        if ops.is_empty() || 2 * ops.len() > LANES {
+            return None;
+        }
+        let mut moduli: Vec<&Ifma52Modulus> = Vec::with_capacity(LANES);
+        let mut bases: Vec<Secret> = Vec::with_capacity(LANES);
+        let mut exps: Vec<Secret> = Vec::with_capacity(LANES);
+        let width = ops.iter().map(|(c, _)| c.dp.len().max(c.dq.len())).max()?;
+        let padded = |e: &[u64]| {
+            let mut v = Zeroizing::new(vec![0u64; width]);
+            v[..e.len()].copy_from_slice(e);
+            v
+        };
+        for k in 0..LANES / 2 {
+            let (crt, x) = ops[if k < ops.len() { k } else { 0 }];
+            moduli.push(crt.engines.p().ifma52()?);
+            moduli.push(crt.engines.q().ifma52()?);
+            bases.push(crt.reduce_p(x).limbs);
+            bases.push(crt.reduce_q(x).limbs);
+            exps.push(padded(&crt.dp));
+            exps.push(padded(&crt.dq));
+        }
+        let out = x86::pow_mb8(
+            core::array::from_fn(|l| moduli[l]),
+            core::array::from_fn(|l| &bases[l][..]),
+            core::array::from_fn(|l| &exps[l][..]),
+        )?;
+        let mut lanes = out.into_iter();
+        Some(
+            (0..ops.len())
+                .map(|_| {
+                    let mp = lanes.next().expect("eight lanes");
+                    let mq = lanes.next().expect("eight lanes");
+                    (Elem::new(mp), Elem::new(mq))
+                })
+                .collect(),
+        )
+    }
+
+    /// The digit count of the eight-lane kernel for this key's primes
+    /// (None when they differ or the kernel does not run).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn mb8_digits(&self) -> Option<usize> {
+        let (p, q) = (self.engines.p().ifma52()?, self.engines.q().ifma52()?);
+        (p.digits() == q.digits() && crate::arch::x86_64::ifma_available()).then_some(p.digits())
     }
 
     /// Garner's recombination: the value below n that is `mp` mod p and `mq`

@@ -6,6 +6,7 @@
 //! - [`RsaPrivateKey`]: CRT private primitive, blinded and fault-checked.
 //! - [`keygen`]: random primes and key assembly.
 
+mod batch;
 mod blinding;
 mod crt;
 mod error;
@@ -17,6 +18,7 @@ mod public;
 mod schemes;
 mod traits;
 
+pub use batch::raw_private_many;
 pub use error::Error;
 pub use files::KeyLoadError;
 pub use private::{PrivateComponents, RsaPrivateKey};

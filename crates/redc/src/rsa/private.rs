@@ -23,7 +23,7 @@
 
 use super::Error;
 use super::blinding::BlindingPool;
-use super::crt::Crt;
+use super::crt::{Crt, Elem, P, Plain, Q};
 use super::public::{RsaPublicKey, trimmed_be};
 use crate::exp::MontEngine;
 use crate::limb;
@@ -384,8 +384,19 @@ impl RsaPrivateKey {
         rng: &mut R,
         c: &[u64],
     ) -> Result<Secret, Error> {
+        let (cb, unblind) = self.blind(rng, c)?;
+        let (mp, mq) = self.crt.pow_private(&cb);
+        self.finish(c, &mp, &mq, &unblind)
+    }
+
+    /// RFC 8017 steps before the exponentiations: `(c r^e mod n, r^-1 R mod n)`
+    /// for a fresh random r (from the pool, see [`super::blinding`]).
+    pub(crate) fn blind<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        c: &[u64],
+    ) -> Result<(Secret, Secret), Error> {
         let engine_n = self.public.engine();
-        let mut ws_n = engine_n.workspace();
         let (blind, unblind) = {
             let mut pool = self
                 .blinding
@@ -395,11 +406,24 @@ impl RsaPrivateKey {
         };
         // c' = c r^e mod n (blind holds r^e R mod n).
         let mut cb = Zeroizing::new(vec![0u64; engine_n.limbs()]);
-        engine_n.mul_into(&mut cb, c, &blind, &mut ws_n);
-        let (mp, mq) = self.crt.pow_private(&cb);
-        let mut m = self.crt.garner(&mp, &mq, engine_n.limbs());
+        engine_n.mul_into(&mut cb, c, &blind, &mut engine_n.workspace());
+        Ok((cb, unblind))
+    }
+
+    /// RFC 8017 steps after the exponentiations of the blinded input:
+    /// Garner's recombination of `(mp, mq)`, unblinding, and the fault check
+    /// against the input `c`.
+    pub(crate) fn finish(
+        &self,
+        c: &[u64],
+        mp: &Elem<P, Plain>,
+        mq: &Elem<Q, Plain>,
+        unblind: &[u64],
+    ) -> Result<Secret, Error> {
+        let engine_n = self.public.engine();
+        let mut m = self.crt.garner(mp, mq, engine_n.limbs());
         // m = m' r^-1 mod n (unblind holds r^-1 R mod n).
-        engine_n.mul_in_place(&mut m, &unblind, &mut ws_n);
+        engine_n.mul_in_place(&mut m, unblind, &mut engine_n.workspace());
         // Fault check (RFC 8017 leaves it to the implementation): m^e mod n
         // must give back c. x -> x^e permutes Z_n (gcd(e, lambda(n)) = 1), so
         // any wrong m (a fault in either half, in Garner's step or in
@@ -412,6 +436,17 @@ impl RsaPrivateKey {
             return Err(Error::PrivateOperation);
         }
         Ok(m)
+    }
+
+    /// The CRT value (for the batch path).
+    pub(crate) fn crt(&self) -> &Crt {
+        &self.crt
+    }
+
+    /// d as limbs (for tests that rebuild a key around a corrupted part).
+    #[cfg(test)]
+    pub(crate) fn d_limbs(&self) -> &[u64] {
+        &self.d
     }
 
     /// `x^e mod n` for a secret `x < n`, through the halves and Garner.

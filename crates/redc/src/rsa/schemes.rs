@@ -48,9 +48,14 @@ impl RsaPrivateKey {
         hash: HashAlg,
         digest: &[u8],
     ) -> Result<Vec<u8>, Error> {
-        check_digest(hash, digest)?;
-        let em = padding::emsa_pkcs1v15_encode(hash, digest, self.size()).map_err(encoding_error)?;
+        let em = self.encode_pkcs1v15_signature(hash, digest)?;
         Ok(self.raw_private(rng, &em)?.to_vec())
+    }
+
+    /// EMSA-PKCS1-v1_5 of `digest` at this key's size (RFC 8017 9.2).
+    pub(crate) fn encode_pkcs1v15_signature(&self, hash: HashAlg, digest: &[u8]) -> Result<Vec<u8>, Error> {
+        check_digest(hash, digest)?;
+        padding::emsa_pkcs1v15_encode(hash, digest, self.size()).map_err(encoding_error)
     }
 
     /// RSASSA-PSS signature (RFC 8017 8.1.1) of `digest`, MGF1 with the same

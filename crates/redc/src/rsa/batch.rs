@@ -1,0 +1,246 @@
+//! Many private operations at once: each operation's exponentiations run in
+//! two lanes (p and q) of the eight-lane IFMA kernel (`arch::x86_64::ifma_mb8`),
+//! four operations per kernel run, with no dependency chain between lanes.
+//! Everything else stays per operation: its own blinding factor, its own
+//! Garner step and unblinding, its own fault check (a fault in one lane fails
+//! that operation only, and no unchecked result leaves), results in input
+//! order.
+//!
+//! Which path a group takes depends only on public facts (how many
+//! operations, the primes' digit count). Measured on this project's machines
+//! (docs/BENCHMARKS.md, `kernel_bench mb8`): one eight-lane run at 20 digits
+//! per prime (RSA-2048) costs about 2.4 dual runs, at 32 and 40 digits
+//! about 4. So a group of 3 or 4 operations with 20-digit primes runs in the
+//! eight-lane kernel, and everything else (1 or 2 operations, larger primes,
+//! no IFMA, primes of unequal digit counts) one operation at a time on the
+//! single-operation path.
+
+use super::Error;
+use super::private::RsaPrivateKey;
+use crate::hash::HashAlg;
+use rand_core::CryptoRng;
+use zeroize::Zeroizing;
+
+/// An operation's index and its input as limbs below n.
+type Pending = (usize, Vec<u64>);
+
+/// Operations per eight-lane run (two lanes each).
+const GROUP: usize = 4;
+
+/// The largest digit count per prime at which the eight-lane kernel beats
+/// the dual kernel (measured; see the module documentation).
+const MB8_MAX_DIGITS: usize = 24;
+
+/// The fewest operations in a group worth an eight-lane run.
+const MB8_MIN_GROUP: usize = 3;
+
+impl RsaPrivateKey {
+    /// RSADP / RSASP1 ([`RsaPrivateKey::raw_private`]) on many k-byte
+    /// inputs, each blinded and checked on its own; results in input order,
+    /// each `Ok` or `Err` independently (a bad input or a detected fault
+    /// fails that operation only).
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let inputs: Vec<Vec<u8>> = (1..=5u8).map(|i| { let mut x = vec![0u8; key.size()]; x[127] = i; x }).collect();
+    /// let refs: Vec<&[u8]> = inputs.iter().map(|x| &x[..]).collect();
+    /// let outs = key.raw_private_batch(&mut os_rng(), &refs);
+    /// for (x, y) in inputs.iter().zip(&outs) {
+    ///     assert_eq!(key.public_key().raw_public(y.as_ref().unwrap()).unwrap(), *x);
+    /// }
+    /// ```
+    pub fn raw_private_batch<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        inputs: &[&[u8]],
+    ) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {
+        let ops: Vec<(&RsaPrivateKey, &[u8])> = inputs.iter().map(|x| (self, *x)).collect();
+        raw_private_many(rng, &ops)
+    }
+
+    /// RSASSA-PKCS1-v1_5 signatures ([`RsaPrivateKey::sign_pkcs1v15`]) of
+    /// many digests made with `hash`, through the batch path; byte for byte
+    /// the signatures one at a time would give, in input order.
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let digests: Vec<Vec<u8>> = (0..4u8).map(|i| HashAlg::Sha256.digest(&[i])).collect();
+    /// let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+    /// let sigs = key.sign_pkcs1v15_batch(&mut os_rng(), HashAlg::Sha256, &refs);
+    /// let one = key.sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digests[2]).unwrap();
+    /// assert_eq!(*sigs[2].as_ref().unwrap(), one);
+    /// ```
+    pub fn sign_pkcs1v15_batch<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        digests: &[&[u8]],
+    ) -> Vec<Result<Vec<u8>, Error>> {
+        let encoded: Vec<Result<Vec<u8>, Error>> = digests
+            .iter()
+            .map(|d| self.encode_pkcs1v15_signature(hash, d))
+            .collect();
+        let ok: Vec<(&RsaPrivateKey, &[u8])> = encoded
+            .iter()
+            .filter_map(|e| e.as_ref().ok().map(|em| (self, &em[..])))
+            .collect();
+        let mut signed = raw_private_many(rng, &ok).into_iter();
+        encoded
+            .iter()
+            .map(|e| match e {
+                Ok(_) => signed
+                    .next()
+                    .expect("one result per encoded digest")
+                    .map(|s| s.to_vec()),
+                Err(err) => Err(err.clone()),
+            })
+            .collect()
+    }
+}
+
+/// The private operation for each `(key, input)` (keys may differ), results
+/// in input order. Operations whose keys' primes share the eight-lane
+/// kernel's digit count are grouped four by four (see the module
+/// documentation); the rest run one at a time.
+pub fn raw_private_many<R: CryptoRng + ?Sized>(
+    rng: &mut R,
+    ops: &[(&RsaPrivateKey, &[u8])],
+) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {
+    let mut results: Vec<Option<Result<Zeroizing<Vec<u8>>, Error>>> = (0..ops.len()).map(|_| None).collect();
+    // Inputs as limbs below n; a bad one fails alone.
+    let mut pending: Vec<Pending> = Vec::with_capacity(ops.len());
+    for (i, (key, x)) in ops.iter().enumerate() {
+        match key.public_key().input_limbs(x) {
+            Ok(c) => pending.push((i, c)),
+            Err(e) => results[i] = Some(Err(e)),
+        }
+    }
+    // Batchable operations by digit count; the rest one at a time.
+    let mut by_digits: Vec<(usize, Vec<Pending>)> = Vec::new();
+    for (i, c) in pending {
+        match mb8_digits(ops[i].0) {
+            Some(d) => match by_digits.iter_mut().find(|(dd, _)| *dd == d) {
+                Some((_, v)) => v.push((i, c)),
+                None => by_digits.push((d, vec![(i, c)])),
+            },
+            None => results[i] = Some(one(rng, ops[i].0, &c)),
+        }
+    }
+    for (_, group_ops) in by_digits {
+        for group in group_ops.chunks(GROUP) {
+            if group.len() < MB8_MIN_GROUP {
+                for (i, c) in group {
+                    results[*i] = Some(one(rng, ops[*i].0, c));
+                }
+                continue;
+            }
+            for (i, r) in run_group(rng, ops, group) {
+                results[i] = Some(r);
+            }
+        }
+    }
+    results
+        .into_iter()
+        .map(|r| r.expect("every operation has a result"))
+        .collect()
+}
+
+/// The eight-lane digit count of a key's primes, when its batch path applies.
+fn mb8_digits(key: &RsaPrivateKey) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        key.crt().mb8_digits().filter(|&d| d <= MB8_MAX_DIGITS)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = key;
+        None
+    }
+}
+
+/// One operation on the single-operation path.
+fn one<R: CryptoRng + ?Sized>(
+    rng: &mut R,
+    key: &RsaPrivateKey,
+    c: &[u64],
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let m = key.private_op_limbs(rng, c)?;
+    Ok(Zeroizing::new(key.public_key().output_bytes(&m)))
+}
+
+/// Up to four operations in one eight-lane run: blind each, exponentiate all,
+/// then Garner, unblinding and the fault check for each.
+#[allow(clippy::type_complexity)]
+fn run_group<R: CryptoRng + ?Sized>(
+    rng: &mut R,
+    ops: &[(&RsaPrivateKey, &[u8])],
+    group: &[Pending],
+) -> Vec<(usize, Result<Zeroizing<Vec<u8>>, Error>)> {
+    let mut blinded = Vec::with_capacity(group.len());
+    let mut out = Vec::with_capacity(group.len());
+    for (i, c) in group {
+        match ops[*i].0.blind(rng, c) {
+            Ok(b) => blinded.push((*i, c, b)),
+            Err(e) => out.push((*i, Err(e))),
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let lanes: Vec<(&super::crt::Crt, &[u64])> = blinded
+            .iter()
+            .map(|(i, _, (cb, _))| (ops[*i].0.crt(), &cb[..]))
+            .collect();
+        if let Some(halves) = super::crt::Crt::pow_private_mb8(&lanes) {
+            for ((i, c, (_, unblind)), (mp, mq)) in blinded.iter().zip(&halves) {
+                let key = ops[*i].0;
+                let r = key
+                    .finish(c, mp, mq, unblind)
+                    .map(|m| Zeroizing::new(key.public_key().output_bytes(&m)));
+                out.push((*i, r));
+            }
+            return out;
+        }
+    }
+    // The kernel is unavailable after all: the single-operation path.
+    for (i, c, _) in blinded {
+        out.push((i, one(rng, ops[i].0, c)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rsa::crt::Crt;
+    use crate::rsa::{keygen, os_rng};
+
+    /// A key whose dP is corrupted after import (standing in for a glitched
+    /// lane) fails alone inside an eight-lane group; the others succeed.
+    #[test]
+    fn a_fault_in_one_lane_fails_that_operation_only() {
+        let key = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+        let s = |x: &[u64]| Zeroizing::new(x.to_vec());
+        let crt = key.crt();
+        let mut dp = s(crt.dp());
+        dp[0] ^= 8;
+        let bad = Crt::new(s(crt.p()), s(crt.q()), dp, s(crt.dq()), s(crt.qinv())).unwrap();
+        let faulty = RsaPrivateKey::assemble(key.public_key().clone(), s(key.d_limbs()), bad).unwrap();
+        let mut x = vec![0u8; key.size()];
+        x[9] = 3;
+        x[key.size() - 1] = 5;
+        // The group runs in the eight-lane kernel wherever the CPU has it.
+        #[cfg(target_arch = "x86_64")]
+        if crate::arch::x86_64::ifma_available() {
+            assert_eq!(mb8_digits(&key), Some(20));
+        }
+        let ops: Vec<(&RsaPrivateKey, &[u8])> = vec![(&key, &x), (&faulty, &x), (&key, &x), (&key, &x)];
+        let out = raw_private_many(&mut os_rng(), &ops);
+        assert_eq!(out[1].as_ref().unwrap_err(), &Error::PrivateOperation);
+        for k in [0, 2, 3] {
+            let y = out[k].as_ref().unwrap();
+            assert_eq!(key.public_key().raw_public(y).unwrap(), x, "operation {k}");
+        }
+    }
+}
