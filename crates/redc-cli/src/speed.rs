@@ -34,7 +34,14 @@ pub struct SpeedArgs {
     /// Measure OpenSSL on the same keys in the same run, and print the ratios.
     #[arg(long)]
     compare: bool,
+    /// Add "sign-batch" rows: signatures per second through the batch path
+    /// (eight-lane IFMA kernel, four signatures per run), one thread.
+    #[arg(long)]
+    batch: bool,
 }
+
+/// Digests per batch call in the "sign-batch" rows.
+const BATCH_LEN: usize = 32;
 
 const MESSAGE: &[u8; 64] = b"redc speed: the message every implementation signs, 64 bytes....";
 
@@ -89,6 +96,22 @@ pub fn run(args: SpeedArgs) -> i32 {
                 .verify_pkcs1v15(HashAlg::Sha256, &digest, &sig)
                 .expect("verify");
         });
+        let batch = if args.batch {
+            progress.say(&format!("{bits} bits: redc sign-batch"));
+            Some(
+                measure(args.seconds, || {
+                    let digests: Vec<Vec<u8>> = (0..BATCH_LEN)
+                        .map(|i| HashAlg::Sha256.digest(&[&MESSAGE[..], &[i as u8]].concat()))
+                        .collect();
+                    let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+                    for sig in key.sign_pkcs1v15_batch(&mut os_rng(), HashAlg::Sha256, &refs) {
+                        std::hint::black_box(sig.expect("sign"));
+                    }
+                }) * BATCH_LEN as f64,
+            )
+        } else {
+            None
+        };
         let (mut sys_sign, mut sys_verify, mut new_sign, mut new_verify) = (None, None, None, None);
         if args.compare {
             progress.say(&format!("{bits} bits: system OpenSSL"));
@@ -118,27 +141,39 @@ pub fn run(args: SpeedArgs) -> i32 {
             system: sys_verify,
             newest: new_verify,
         });
+        if let Some(rate) = batch {
+            // Compared with the anchors' one-at-a-time signing.
+            rows.push(Row {
+                bits,
+                op: "sign-batch",
+                redc: rate,
+                system: sys_sign,
+                newest: new_sign,
+            });
+        }
     }
     progress.done();
     let system_version = openssl::version::version().to_string();
     let kernel = redc::exp::kernel_name();
     let cpu = redc::arch::select::cpu_model();
-    // The dual IFMA kernel's squaring per row: CRT halves for sign, n for verify.
+    // The dual IFMA kernel's squaring, for the rows that run it: sign (the
+    // CRT halves). Verify runs the single-modulus kernel, sign-batch the
+    // eight-lane one; both square as a product.
     let squaring = |r: &Row| {
-        let bits = if r.op == "sign" {
-            r.bits.div_ceil(2)
-        } else {
-            r.bits
-        };
-        redc::arch::select::ifma_squaring(redc::arch::portable52::digits_for_bits(bits))
+        (r.op == "sign")
+            .then(|| {
+                redc::arch::select::ifma_squaring(redc::arch::portable52::digits_for_bits(r.bits.div_ceil(2)))
+            })
+            .flatten()
     };
+    let op_width = if args.batch { 11 } else { 7 };
     if args.json {
         let json: Vec<_> = rows
             .iter()
             .map(|r| {
                 let mut o = serde_json::json!({
                     "bits": r.bits, "op": r.op, "ops_per_sec": round1(r.redc),
-                    "us_per_op": round1(1e6 / r.redc), "kernel": kernel, "cpu": cpu,
+                    "us_per_op": round1(1e6 / r.redc), "kernel": kernel, "cpu": cpu, "threads": 1,
                 });
                 if let Some(sq) = squaring(r) {
                     o["ifma_squaring"] = sq.into();
@@ -165,13 +200,16 @@ pub fn run(args: SpeedArgs) -> i32 {
     );
     let choices: Vec<String> = rows
         .iter()
-        .filter_map(|r| squaring(r).map(|sq| format!("{} {}: {sq}", r.bits, r.op)))
+        .filter_map(|r| squaring(r).map(|sq| format!("{} bits: {sq}", r.bits)))
         .collect();
     if !choices.is_empty() {
         text += &format!(" (IFMA squaring: {})", choices.join(", "));
     }
     text += "\n";
-    text += &format!("{:>5} {:<7}{:>12}{:>11}", "bits", "op", "redc ops/s", "us/op");
+    text += &format!(
+        "{:>5} {:<op_width$}{:>12}{:>11}",
+        "bits", "op", "redc ops/s", "us/op"
+    );
     if args.compare {
         text += &format!(
             "{:>24}{:>8}",
@@ -192,7 +230,13 @@ pub fn run(args: SpeedArgs) -> i32 {
     }
     text += "\n";
     for r in &rows {
-        text += &format!("{:>5} {:<7}{:>12.1}{:>11.1}", r.bits, r.op, r.redc, 1e6 / r.redc);
+        text += &format!(
+            "{:>5} {:<op_width$}{:>12.1}{:>11.1}",
+            r.bits,
+            r.op,
+            r.redc,
+            1e6 / r.redc
+        );
         if let Some(s) = r.system {
             text += &format!("{:>24.1}{:>7.2}x", s, r.redc / s);
         }

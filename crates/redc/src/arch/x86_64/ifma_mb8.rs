@@ -134,12 +134,45 @@ impl<const D: usize> Drop for Mb8Mod<D> {
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn amm<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) {
+    let mut t = Scratch::new();
+    amm_with(out, a, b, m, &mut t);
+}
+
+/// The positions of one product: 2D + 1 rows (of at most 2 MAX_D + 1) reused
+/// across the products of an exponentiation, so that no product clears all
+/// 81 rows (5 KiB) when it needs 41.
+pub struct Scratch([__m512i; 2 * MAX_D + 1]);
+
+impl Scratch {
+    /// Zeroed rows.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        // SAFETY: an all-zero __m512i is a valid value.
+        Scratch(unsafe { core::mem::zeroed() })
+    }
+}
+
+/// [`amm`] with caller-provided position rows.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn amm_with<const D: usize>(
+    out: &mut Mb8<D>,
+    a: &Mb8<D>,
+    b: &Mb8<D>,
+    m: &Mb8Mod<D>,
+    scratch: &mut Scratch,
+) {
     assert!((1..=MAX_D).contains(&D));
     let zero = _mm512_setzero_si512();
     let mask = _mm512_set1_epi64(MASK as i64);
     // SAFETY: `k0` is 8 u64s; the load is unaligned-tolerant.
     let k0 = unsafe { _mm512_loadu_si512(m.k0.as_ptr().cast()) };
-    let mut t = [zero; 2 * MAX_D + 1];
+    let t = &mut scratch.0;
+    for v in t[..2 * D + 1].iter_mut() {
+        *v = zero;
+    }
     let mut carry = zero;
     let a0 = ld!(&a.0[0]);
     let n0 = ld!(&m.n.0[0]);
@@ -226,6 +259,8 @@ pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES])
     assert!(exps.iter().all(|e| e.len() == limbs), "exponent lengths differ");
     let mut one = Mb8::<D>::ZERO;
     one.0[0] = [1; 8];
+    let mut sc = Scratch::new();
+    let mut amm = |out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>| amm_with(out, a, b, m, &mut sc);
     let mut table = vec![Mb8::<D>::ZERO; 1 << WINDOW];
     amm(&mut table[0], &m.rr, &one, m);
     amm(&mut table[1], base, &m.rr, m);
