@@ -69,6 +69,15 @@ pub struct Workspace {
     tmp: Vec<u64>,
 }
 
+/// The scratch holds products of secret values mod secret primes (CRT
+/// halves, blinded inputs): wiped when the workspace goes.
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        self.scratch.zeroize();
+        self.tmp.zeroize();
+    }
+}
+
 impl MontEngine {
     /// An engine for odd `n >= 3` with the fastest kernels this CPU runs
     /// (see the module documentation); [`MontEngine::portable`] otherwise.
@@ -134,6 +143,7 @@ impl MontEngine {
             ctx.n0(),
             &mut scratch,
         );
+        scratch.zeroize();
         Ok(MontEngine {
             ctx,
             mul,
@@ -406,6 +416,9 @@ impl MontEngine {
             let carry = limb::add_assign(&mut r, &shifted);
             limb::reduce_once(&mut r, carry, self.ctx.modulus());
         }
+        t.zeroize();
+        c_red.zeroize();
+        shifted.zeroize();
         r
     }
 }

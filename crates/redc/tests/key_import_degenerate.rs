@@ -1,0 +1,365 @@
+//! Issue 14, item 1: degenerate private keys are refused at import with a
+//! reason, never a panic. The key files are built here as DER bytes by
+//! hand (not by redc's encoder); the numbers come from num-bigint.
+
+use num_bigint::{BigUint, RandBigInt};
+use num_integer::Integer;
+use num_traits::One;
+use rand::{SeedableRng, rngs::StdRng};
+use redc::rsa::{Error, KeyLoadError, PrivateComponents, RsaPrivateKey};
+
+/// DER length octets.
+fn der_len(len: usize) -> Vec<u8> {
+    if len < 0x80 {
+        return vec![len as u8];
+    }
+    let bytes: Vec<u8> = len.to_be_bytes().into_iter().skip_while(|&b| b == 0).collect();
+    let mut out = vec![0x80 | bytes.len() as u8];
+    out.extend(bytes);
+    out
+}
+
+fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    out.extend(der_len(body.len()));
+    out.extend_from_slice(body);
+    out
+}
+
+/// DER INTEGER of an unsigned big-endian value.
+fn der_uint(x: &BigUint) -> Vec<u8> {
+    let mut b = x.to_bytes_be(); // [0] for zero
+    if b[0] & 0x80 != 0 {
+        b.insert(0, 0);
+    }
+    tlv(0x02, &b)
+}
+
+/// PKCS#1 RSAPrivateKey: version 0, n, e, d, p, q, dP, dQ, qInv.
+fn pkcs1_der(v: &[&BigUint; 8]) -> Vec<u8> {
+    let mut body = tlv(0x02, &[0]);
+    for x in v {
+        body.extend(der_uint(x));
+    }
+    tlv(0x30, &body)
+}
+
+/// PKCS#8 PrivateKeyInfo around a PKCS#1 key (rsaEncryption, NULL parameters).
+fn pkcs8_der(pkcs1: &[u8]) -> Vec<u8> {
+    let oid = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+    let mut alg = tlv(0x06, &oid);
+    alg.extend([0x05, 0x00]);
+    let mut body = tlv(0x02, &[0]);
+    body.extend(tlv(0x30, &alg));
+    body.extend(tlv(0x04, pkcs1));
+    tlv(0x30, &body)
+}
+
+fn big(x: u64) -> BigUint {
+    BigUint::from(x)
+}
+
+fn random_odd(rng: &mut StdRng, bits: u64) -> BigUint {
+    let mut x = rng.gen_biguint(bits);
+    x.set_bit(bits - 1, true);
+    x.set_bit(0, true);
+    x
+}
+
+/// A degenerate key: its eight numbers and the reason redc must give.
+struct Case {
+    what: &'static str,
+    v: [BigUint; 8],
+    why: &'static str,
+}
+
+fn cases() -> Vec<Case> {
+    let mut rng = StdRng::seed_from_u64(14);
+    let n = random_odd(&mut rng, 1024);
+    let e = big(65537);
+    let one = BigUint::one();
+    let d = big(12345);
+    let mut out = vec![
+        // The issue's key: p = 1, q = n, CRT values that fit.
+        Case {
+            what: "p = 1, q = n",
+            v: [
+                n.clone(),
+                e.clone(),
+                d.clone(),
+                one.clone(),
+                n.clone(),
+                one.clone(),
+                d.clone(),
+                one.clone(),
+            ],
+            why: "p is 1",
+        },
+        Case {
+            what: "p = n, q = 1",
+            v: [
+                n.clone(),
+                e.clone(),
+                d.clone(),
+                n.clone(),
+                one.clone(),
+                d.clone(),
+                one.clone(),
+                one.clone(),
+            ],
+            why: "q is 1",
+        },
+        Case {
+            what: "p even",
+            v: [
+                n.clone(),
+                e.clone(),
+                d.clone(),
+                big(1 << 40) * big(1 << 40),
+                n.clone(),
+                one.clone(),
+                one.clone(),
+                one.clone(),
+            ],
+            why: "p is even",
+        },
+        Case {
+            what: "q even",
+            v: [
+                n.clone(),
+                e.clone(),
+                d.clone(),
+                n.clone(),
+                big(2),
+                one.clone(),
+                one.clone(),
+                one.clone(),
+            ],
+            why: "q is even",
+        },
+        Case {
+            what: "p = 3 (too short), q = n / 3 or anything",
+            v: [
+                n.clone(),
+                e.clone(),
+                d.clone(),
+                big(3),
+                n.clone(),
+                one.clone(),
+                one.clone(),
+                one.clone(),
+            ],
+            why: "p is shorter than 64 bits",
+        },
+        Case {
+            what: "p = n, q = 2^64 + 1",
+            v: [
+                n.clone(),
+                e.clone(),
+                d.clone(),
+                n.clone(),
+                (one.clone() << 64u32) + 1u32,
+                one.clone(),
+                one.clone(),
+                one.clone(),
+            ],
+            why: "p is not below n (so q would be 1)",
+        },
+        Case {
+            what: "q = n, p = 2^64 + 1",
+            v: [
+                n.clone(),
+                e.clone(),
+                d.clone(),
+                (one.clone() << 64u32) + 1u32,
+                n.clone(),
+                one.clone(),
+                one.clone(),
+                one.clone(),
+            ],
+            why: "q is not below n (so p would be 1)",
+        },
+    ];
+    // p = q: n = p^2 for an odd p of 512 bits.
+    let p = random_odd(&mut rng, 512);
+    out.push(Case {
+        what: "p = q",
+        v: [
+            &p * &p,
+            e.clone(),
+            d.clone(),
+            p.clone(),
+            p.clone(),
+            one.clone(),
+            one.clone(),
+            one.clone(),
+        ],
+        why: "p equals q",
+    });
+    // n != p q.
+    let q = random_odd(&mut rng, 512);
+    out.push(Case {
+        what: "n != p q",
+        v: [
+            n.clone(),
+            e.clone(),
+            d.clone(),
+            p.clone(),
+            q.clone(),
+            one.clone(),
+            one.clone(),
+            one.clone(),
+        ],
+        why: "n is not p * q",
+    });
+    // n = p q with a 61-bit "prime" p (any odd value: primality comes later).
+    let small = random_odd(&mut rng, 61);
+    let big_q = random_odd(&mut rng, 1000);
+    out.push(Case {
+        what: "61-bit p",
+        v: [
+            &small * &big_q,
+            e.clone(),
+            d.clone(),
+            small,
+            big_q,
+            one.clone(),
+            one.clone(),
+            one.clone(),
+        ],
+        why: "p is shorter than 64 bits",
+    });
+    // d >= n with the right length.
+    let pq = &p * &q;
+    out.push(Case {
+        what: "d = n",
+        v: [
+            pq.clone(),
+            e.clone(),
+            pq.clone(),
+            p.clone(),
+            q.clone(),
+            one.clone(),
+            one.clone(),
+            one.clone(),
+        ],
+        why: "d is not below n",
+    });
+    out
+}
+
+/// A real key built with num-bigint: two 512-bit probable primes (Fermat
+/// tests to six bases) with gcd(p - 1, e) = 1, and its CRT values.
+fn real_key(rng: &mut StdRng) -> [BigUint; 8] {
+    let e = big(65537);
+    let prime = |rng: &mut StdRng| loop {
+        let c = random_odd(rng, 512);
+        let fermat = [2u64, 3, 5, 7, 11, 13]
+            .iter()
+            .all(|&a| big(a).modpow(&(&c - 1u32), &c).is_one());
+        if fermat && (&c - 1u32).gcd(&e).is_one() {
+            return c;
+        }
+    };
+    let p = prime(rng);
+    let q = prime(rng);
+    let (p, q) = if p > q { (p, q) } else { (q, p) };
+    let p1 = &p - 1u32;
+    let q1 = &q - 1u32;
+    let lambda = p1.lcm(&q1);
+    let d = e.modinv(&lambda).unwrap();
+    let dp = &d % &p1;
+    let dq = &d % &q1;
+    let qinv = q.modinv(&p).unwrap();
+    [&p * &q, e, d, p, q, dp, dq, qinv]
+}
+
+fn components(v: &[BigUint; 8]) -> Vec<Vec<u8>> {
+    v.iter().map(|x| x.to_bytes_be()).collect()
+}
+
+fn import(b: &[Vec<u8>], crt: bool) -> Result<RsaPrivateKey, Error> {
+    RsaPrivateKey::from_components(PrivateComponents {
+        n: &b[0],
+        e: &b[1],
+        d: &b[2],
+        p: &b[3],
+        q: &b[4],
+        crt: crt.then(|| (&b[5][..], &b[6][..], &b[7][..])),
+    })
+}
+
+#[test]
+fn degenerate_primes_are_refused_with_a_reason() {
+    for case in cases() {
+        let b = components(&case.v);
+        for crt in [true, false] {
+            let got = import(&b, crt).map(|_| ()).unwrap_err();
+            assert_eq!(got, Error::InvalidKey(case.why), "{} (crt {crt})", case.what);
+        }
+        // The same numbers as PKCS#1 and PKCS#8 DER files.
+        let refs: [&BigUint; 8] = std::array::from_fn(|i| &case.v[i]);
+        let pkcs1 = pkcs1_der(&refs);
+        for (form, der) in [("PKCS#1", pkcs1.clone()), ("PKCS#8", pkcs8_der(&pkcs1))] {
+            match RsaPrivateKey::from_key_file(&der) {
+                Err(KeyLoadError::Key(e)) => {
+                    assert_eq!(e, Error::InvalidKey(case.why), "{} {form}", case.what)
+                }
+                other => panic!("{} {form}: {other:?}", case.what),
+            }
+        }
+    }
+}
+
+#[test]
+fn zero_primes_are_refused() {
+    let mut rng = StdRng::seed_from_u64(3);
+    let n = random_odd(&mut rng, 1024);
+    let b = components(&[
+        n.clone(),
+        big(3),
+        big(5),
+        big(0),
+        n.clone(),
+        big(1),
+        big(1),
+        big(1),
+    ]);
+    assert_eq!(import(&b, false).map(|_| ()), Err(Error::InvalidKey("p is zero")));
+    let mut b2 = b.clone();
+    b2.swap(3, 4);
+    assert_eq!(import(&b2, true).map(|_| ()), Err(Error::InvalidKey("q is zero")));
+    // Empty byte strings are zero too.
+    let mut b3 = b.clone();
+    b3[3] = Vec::new();
+    assert_eq!(import(&b3, true).map(|_| ()), Err(Error::InvalidKey("p is zero")));
+}
+
+#[test]
+fn inconsistent_crt_values_of_a_real_key_are_refused() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let good = real_key(&mut rng);
+    assert!(import(&components(&good), true).is_ok());
+    assert!(import(&components(&good), false).is_ok());
+    let p1 = &good[3] - 1u32;
+    let q1 = &good[4] - 1u32;
+    let tweak = |i: usize, v: BigUint| {
+        let mut k = good.clone();
+        k[i] = v;
+        k
+    };
+    let cases = [
+        (tweak(2, &good[2] + 2u32), "d does not match dP and dQ"),
+        (tweak(1, big(3)), "e, d and the primes do not match"),
+        (tweak(5, &good[5] + &p1), "dP"),
+        (tweak(6, &good[6] + &q1), "dQ"),
+        (tweak(7, &good[7] + &good[3]), "qInv"),
+        (tweak(7, &good[7] + 1u32), "qInv is not q^-1 mod p"),
+    ];
+    for (k, why) in cases {
+        match import(&components(&k), true) {
+            Err(Error::InvalidKey(got)) => assert!(got.starts_with(why), "{why}: got {got}"),
+            other => panic!("{why}: {:?}", other.map(|_| ())),
+        }
+    }
+}
