@@ -38,6 +38,81 @@ pub struct MontEngine {
     /// and the modulus fits it.
     #[cfg(target_arch = "x86_64")]
     ifma: Option<crate::arch::x86_64::Ifma52Modulus>,
+    /// Whether [`pow_secret_dual`] and [`pow_public_dual`] may run the two
+    /// halves in one IFMA kernel run (false only for [`Backend::IfmaSingle`]).
+    dual: bool,
+}
+
+/// A set of kernels to force on an engine, for tests that must reach every
+/// backend this CPU has ([`MontEngine::with_backend`],
+/// `RsaPrivateKey::with_backend`). [`MontEngine::new`] is unchanged: it
+/// picks the fastest.
+///
+/// ```
+/// use redc::exp::{Backend, MontEngine};
+/// let e = MontEngine::with_backend(&[241], Backend::Portable).unwrap().unwrap();
+/// assert_eq!(e.kernel_name(), "portable");
+/// for b in Backend::ALL {
+///     // None exactly when the CPU lacks the backend.
+///     let forced = MontEngine::with_backend(&[241], b).unwrap();
+///     assert_eq!(forced.is_none(), b.unavailable().is_some());
+/// }
+/// ```
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The portable FIPS kernels only.
+    Portable,
+    /// MULX/ADX products and squarings, no IFMA.
+    Adx,
+    /// AVX-512 IFMA exponentiations (both CRT halves in one dual run when
+    /// their widths match) where the modulus fits them; portable kernels
+    /// for everything else.
+    Ifma,
+    /// As [`Backend::Ifma`] with the dual kernels off: one half at a time.
+    IfmaSingle,
+}
+
+impl Backend {
+    /// Every backend, in order.
+    pub const ALL: [Backend; 4] = [
+        Backend::Portable,
+        Backend::Adx,
+        Backend::Ifma,
+        Backend::IfmaSingle,
+    ];
+
+    /// Its name, as [`MontEngine::kernel_name`] reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Adx => "adx",
+            Backend::Ifma => "ifma",
+            Backend::IfmaSingle => "ifma-single",
+        }
+    }
+
+    /// `None` when this process can run the backend, else what is missing
+    /// (a CPU feature, or REDC_FORCE_PORTABLE=1 hiding it).
+    pub fn unavailable(self) -> Option<&'static str> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::arch::x86_64 as x86;
+            match self {
+                Backend::Portable => None,
+                Backend::Adx => {
+                    (!x86::adx_available()).then_some("BMI2/ADX, or REDC_FORCE_PORTABLE=1 is set")
+                }
+                Backend::Ifma | Backend::IfmaSingle => (!x86::ifma_available())
+                    .then_some("AVX-512F/AVX-512 IFMA, or REDC_FORCE_PORTABLE=1 is set"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        match self {
+            Backend::Portable => None,
+            _ => Some("x86-64"),
+        }
+    }
 }
 
 impl core::fmt::Debug for MontEngine {
@@ -152,7 +227,41 @@ impl MontEngine {
             kernel: "portable",
             #[cfg(target_arch = "x86_64")]
             ifma: None,
+            dual: true,
         })
+    }
+
+    /// An engine on the given backend's kernels, or `Ok(None)` when this
+    /// process cannot run it ([`Backend::unavailable`]). For [`Backend::Ifma`]
+    /// and [`Backend::IfmaSingle`], a modulus too large for the IFMA code
+    /// gets the portable kernels, as [`MontEngine::new`] would give it the
+    /// scalar ones. Errors as [`MontEngine::new`].
+    #[doc(hidden)]
+    pub fn with_backend(n: &[u64], backend: Backend) -> Result<Option<MontEngine>, Error> {
+        if backend.unavailable().is_some() {
+            return Ok(None);
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::arch::x86_64 as x86;
+            let mut engine = match backend {
+                Backend::Portable => return Self::portable(n).map(Some),
+                Backend::Adx => {
+                    let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
+                    e.kernel = "adx";
+                    return Ok(Some(e));
+                }
+                Backend::Ifma | Backend::IfmaSingle => Self::portable(n)?,
+            };
+            engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
+            if engine.ifma.is_some() {
+                engine.kernel = backend.name();
+                engine.dual = backend == Backend::Ifma;
+            }
+            Ok(Some(engine))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Self::portable(n).map(Some)
     }
 
     /// Which kernels this engine uses: "portable", "adx", "ifma" or
@@ -445,6 +554,8 @@ pub fn pow_secret_dual(
 ) -> (Vec<u64>, Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
     if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma)
+        && p.dual
+        && q.dual
         && let Some(both) = crate::arch::x86_64::pow_secret_dual(mp, bp, ep, mq, bq, eq)
     {
         return both;
@@ -473,6 +584,8 @@ pub fn pow_public_dual(
 ) -> (Vec<u64>, Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
     if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma)
+        && p.dual
+        && q.dual
         && let Some(both) = crate::arch::x86_64::pow_public_dual(mp, bp, mq, bq, exp)
     {
         return both;

@@ -334,6 +334,43 @@ impl RsaPrivateKey {
         })
     }
 
+    /// The same key with every engine (n, p, q) on a forced backend, for
+    /// tests that must reach each backend this CPU has; `None` when this
+    /// process cannot run it. Normal use never needs it:
+    /// [`RsaPrivateKey::from_components`] picks the fastest.
+    ///
+    /// ```
+    /// use redc::exp::Backend;
+    /// use redc::rsa::{keygen, os_rng};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let portable = key.with_backend(Backend::Portable).unwrap();
+    /// assert_eq!(portable.kernel_names(), ["portable"; 3]);
+    /// let x = vec![7u8; key.size()];
+    /// assert_eq!(*portable.raw_private_os(&x).unwrap(), *key.raw_private_os(&x).unwrap());
+    /// ```
+    #[doc(hidden)]
+    pub fn with_backend(&self, backend: crate::exp::Backend) -> Option<RsaPrivateKey> {
+        let public = self.public.with_backend(backend)?;
+        let engine_p = MontEngine::with_backend(&self.p, backend).ok()??;
+        let engine_q = MontEngine::with_backend(&self.q, backend).ok()??;
+        Some(RsaPrivateKey {
+            public,
+            engine_p,
+            engine_q,
+            ..self.clone()
+        })
+    }
+
+    /// The kernels of the engines of n, p and q ([`MontEngine::kernel_name`]).
+    #[doc(hidden)]
+    pub fn kernel_names(&self) -> [&'static str; 3] {
+        [
+            self.public.engine().kernel_name(),
+            self.engine_p.kernel_name(),
+            self.engine_q.kernel_name(),
+        ]
+    }
+
     /// The public half.
     ///
     /// ```

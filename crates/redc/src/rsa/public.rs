@@ -184,6 +184,18 @@ impl RsaPublicKey {
         &self.engine
     }
 
+    /// The same key on a forced backend, or `None` when this process
+    /// cannot run it (see [`crate::exp::Backend`]).
+    #[doc(hidden)]
+    pub fn with_backend(&self, backend: crate::exp::Backend) -> Option<RsaPublicKey> {
+        let engine = MontEngine::with_backend(self.engine.modulus(), backend).ok()??;
+        Some(RsaPublicKey {
+            e: self.e.clone(),
+            bits: self.bits,
+            engine,
+        })
+    }
+
     /// Parse an RSA primitive's input: exactly k big-endian bytes, below n.
     pub(crate) fn input_limbs(&self, x: &[u8]) -> Result<Vec<u64>, Error> {
         if x.len() != self.size() {
