@@ -454,3 +454,29 @@ fn degenerate_prime_keys_are_refused_cleanly() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Issue 14, item 4: a file name with a newline or of 5,000 characters is
+/// quoted escaped and shortened: still one line.
+#[test]
+fn untrusted_file_names_stay_on_one_line() {
+    let d = std::env::temp_dir().join(format!("redc-names-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let msg = d.join("m");
+    std::fs::write(&msg, b"m").unwrap();
+    let out = d.join("out");
+    let nl = s(&d.join("no\nsuch\x1b[31mkey"));
+    let long = format!("{}/{}", s(&d), "k".repeat(5000));
+    for key in [nl.as_str(), long.as_str()] {
+        let o = redc(&["sign", "--key", key, "--in", &s(&msg), "-o", &s(&out)]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+        assert!(err.contains("cannot read '"), "{err}");
+        assert!(!err.trim_end().chars().any(char::is_control), "{err:?}");
+        assert!(err.len() < 200, "{} chars", err.len());
+        assert!(!out.exists());
+    }
+    let o = redc(&["sign", "--key", &nl, "--in", &s(&msg), "-o", &s(&out)]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains(r"no\nsuch\u{1b}[31mkey"));
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -363,3 +363,79 @@ fn inconsistent_crt_values_of_a_real_key_are_refused() {
         }
     }
 }
+
+/// Issue 14, item 4: public exponents over 64 bits are refused for moduli
+/// over 3072 bits (OpenSSL's RSA_MAX_PUBEXP_BITS), so a 16384-bit key with
+/// e = n - 2 cannot make verification take seconds.
+#[test]
+fn long_public_exponents_are_refused_for_large_moduli() {
+    use redc::rsa::RsaPublicKey;
+    let mut rng = StdRng::seed_from_u64(8);
+    let two64 = BigUint::one() << 64u32;
+    for bits in [3072u64, 3073, 4096, 16384] {
+        let n = random_odd(&mut rng, bits);
+        let nb = n.to_bytes_be();
+        let e65 = (&two64 + 1u32).to_bytes_be(); // 65 bits
+        let e64 = (&two64 - 1u32).to_bytes_be(); // 64 bits, odd
+        let huge = (&n - 2u32).to_bytes_be(); // e = n - 2
+        assert!(RsaPublicKey::new(&nb, &e64).is_ok(), "{bits}: 64-bit e");
+        if bits <= 3072 {
+            assert!(
+                RsaPublicKey::new(&nb, &e65).is_ok(),
+                "{bits}: no bound up to 3072 bits"
+            );
+            assert!(RsaPublicKey::new(&nb, &huge).is_ok(), "{bits}");
+        } else {
+            let want = Error::ExponentTooLarge {
+                modulus_bits: bits as usize,
+                exponent_bits: 65,
+            };
+            assert_eq!(RsaPublicKey::new(&nb, &e65), Err(want), "{bits}");
+            assert!(
+                matches!(RsaPublicKey::new(&nb, &huge), Err(Error::ExponentTooLarge { exponent_bits, .. }) if exponent_bits == bits as usize),
+                "{bits}: e = n - 2"
+            );
+            // Through a PKCS#1 public key file (hand-built DER) too.
+            let mut body = der_uint(&n);
+            body.extend(der_uint(&(&n - 2u32)));
+            let der = tlv(0x30, &body);
+            match RsaPublicKey::from_key_file(&der) {
+                Err(KeyLoadError::Key(Error::ExponentTooLarge { .. })) => {}
+                other => panic!("{bits}: {other:?}"),
+            }
+        }
+    }
+    let msg = Error::ExponentTooLarge {
+        modulus_bits: 4096,
+        exponent_bits: 65,
+    }
+    .to_string();
+    assert_eq!(
+        msg,
+        "public exponent of 65 bits is too large: at most 64 bits for moduli above 3072 bits (4096 here)"
+    );
+}
+
+/// Issue 14, item 4: an untrusted PEM label is quoted shortened and escaped.
+#[test]
+fn long_or_control_character_pem_labels_are_quoted_safely() {
+    // A label of 5,000 characters: quoted as its first 64 and "...".
+    let long = "A".repeat(5000);
+    let pem = format!("-----BEGIN {long}-----\nAAAA\n-----END {long}-----\n");
+    let err = RsaPrivateKey::from_key_file(pem.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("unsupported PEM type '"), "{err}");
+    assert!(err.contains(&format!("'{}...'", "A".repeat(64))), "{err}");
+    assert!(err.len() < 220, "{} chars: {err}", err.len());
+    // Control characters in a label: der's PEM parser refuses them itself;
+    // whatever the message, it is one line without them. (The escaping is
+    // clip_untrusted's doctest and the CLI's file-name test.)
+    let nasty = "EVIL\r\nKEY\x1b[2J";
+    let pem = format!("-----BEGIN {nasty}-----\nAAAA\n-----END {nasty}-----\n");
+    let err = RsaPrivateKey::from_key_file(pem.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert_eq!(err.lines().count(), 1, "{err:?}");
+    assert!(!err.chars().any(char::is_control), "{err:?}");
+}
