@@ -317,7 +317,7 @@ impl RsaPrivateKey {
         let engine_p = MontEngine::new(&p).map_err(|_| Error::InvalidKey("p must be odd"))?;
         let engine_q = MontEngine::new(&q).map_err(|_| Error::InvalidKey("q must be odd"))?;
         let mut ws = engine_p.workspace();
-        let qinv_red = engine_p.reduce(&qinv, &mut ws);
+        let qinv_red = Zeroizing::new(engine_p.reduce(&qinv, &mut ws));
         let qinv_mont = Zeroizing::new(engine_p.to_mont(&qinv_red, &mut ws));
         Ok(RsaPrivateKey {
             public,
