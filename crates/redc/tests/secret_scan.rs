@@ -68,18 +68,23 @@ fn scan(block: &[u8]) {
             if tag == 0 {
                 break;
             }
+            let second = u64::from_le_bytes(block[at + 8..at + 16].try_into().unwrap());
             if K1[i].load(Relaxed) == k1
-                && K2[i].load(Relaxed) == u64::from_le_bytes(block[at + 8..at + 16].try_into().unwrap())
+                && K2[i].load(Relaxed) == second
+                && HITS[tag as usize].fetch_add(1, Relaxed) == 0
+                && std::env::var_os("SCAN_TRACE").is_some()
             {
-                if HITS[tag as usize].fetch_add(1, Relaxed) == 0 && std::env::var_os("SCAN_TRACE").is_some() {
-                    ARMED.store(false, Relaxed);
-                    eprintln!(
-                        "HIT tag {tag} block {}:\n{}",
-                        block.len(),
-                        std::backtrace::Backtrace::force_capture()
-                    );
-                    ARMED.store(true, Relaxed);
-                }
+                // First hit of this secret and form: say where (disarmed:
+                // the backtrace allocates and frees).
+                ARMED.store(false, Relaxed);
+                eprintln!(
+                    "HIT {} as {} in a freed block of {} bytes:\n{}",
+                    NAMES[(tag as usize - 1) / 3],
+                    FORMS[(tag as usize - 1) % 3],
+                    block.len(),
+                    std::backtrace::Backtrace::force_capture()
+                );
+                ARMED.store(true, Relaxed);
             }
             i = (i + 1) % TABLE;
         }
