@@ -439,3 +439,96 @@ fn long_or_control_character_pem_labels_are_quoted_safely() {
     assert_eq!(err.lines().count(), 1, "{err:?}");
     assert!(!err.chars().any(char::is_control), "{err:?}");
 }
+
+/// Every field of a real key replaced by values from a degenerate set (0,
+/// 1, 2, 3, 2^64 + 1, the other fields, n - 1, n + 2, empty), many times at
+/// random: import never panics, and a key it accepts signs correctly.
+#[test]
+fn degenerate_field_combinations_never_panic() {
+    use rand::Rng;
+    let mut rng = StdRng::seed_from_u64(77);
+    let good = real_key(&mut rng);
+    let n = &good[0];
+    let mut pool: Vec<Vec<u8>> = good.iter().map(|x| x.to_bytes_be()).collect();
+    for x in [
+        big(0),
+        big(1),
+        big(2),
+        big(3),
+        (BigUint::one() << 64u32) + 1u32,
+        n - 1u32,
+        n + 2u32,
+        n * 3u32,
+    ] {
+        pool.push(x.to_bytes_be());
+    }
+    pool.push(Vec::new());
+    let mut accepted = 0;
+    for _ in 0..3000 {
+        let mut b = components(&good);
+        // Replace one to four fields (n and e too).
+        for _ in 0..rng.gen_range(1..=4) {
+            let field = rng.gen_range(0..8);
+            b[field] = pool[rng.gen_range(0..pool.len())].clone();
+        }
+        let crt = rng.gen_bool(0.7);
+        let result = std::panic::catch_unwind(|| {
+            import(&b, crt).map(|key| {
+                let x = vec![5u8; key.size()];
+                let y = key.raw_private_os(&x);
+                (key.public_key().clone(), x, y)
+            })
+        });
+        let Ok(result) = result else {
+            panic!(
+                "import panicked on fields {:?} (crt {crt})",
+                b.iter().map(hex::encode).collect::<Vec<_>>()
+            );
+        };
+        if let Ok((public, x, y)) = result {
+            accepted += 1;
+            // A key that was accepted works: x^d^e = x, or the fault check refused.
+            if let Ok(y) = y {
+                assert_eq!(public.raw_public(&y).unwrap(), x);
+            }
+        }
+    }
+    assert!(accepted > 0, "no combination kept a valid key");
+}
+
+/// Mutated PKCS#1 and PKCS#8 files of a real key (byte changes,
+/// truncations, insertions): reading them as private and as public keys
+/// never panics.
+#[test]
+fn mutated_key_files_never_panic() {
+    use rand::Rng;
+    use redc::rsa::RsaPublicKey;
+    let mut rng = StdRng::seed_from_u64(78);
+    let good = real_key(&mut rng);
+    let refs: [&BigUint; 8] = std::array::from_fn(|i| &good[i]);
+    let pkcs1 = pkcs1_der(&refs);
+    let pkcs8 = pkcs8_der(&pkcs1);
+    assert!(RsaPrivateKey::from_key_file(&pkcs1).is_ok());
+    assert!(RsaPrivateKey::from_key_file(&pkcs8).is_ok());
+    for i in 0..4000 {
+        let mut f = if i % 2 == 0 { pkcs1.clone() } else { pkcs8.clone() };
+        for _ in 0..rng.gen_range(1..=3) {
+            let at = rng.gen_range(0..f.len());
+            match rng.gen_range(0..4) {
+                0 => f[at] ^= 1 << rng.gen_range(0..8),
+                1 => f[at] = [0u8, 1, 0x7f, 0x80, 0xff][rng.gen_range(0..5)],
+                2 => f.truncate(at),
+                _ => f.insert(at, rng.r#gen()),
+            }
+            if f.is_empty() {
+                break;
+            }
+        }
+        let outcome = std::panic::catch_unwind(|| {
+            let private = RsaPrivateKey::from_key_file(&f).map(|k| k.bits());
+            let public = RsaPublicKey::from_key_file(&f).map(|k| k.bits());
+            (private.is_ok(), public.is_ok())
+        });
+        assert!(outcome.is_ok(), "panicked on {}", hex::encode(&f));
+    }
+}
