@@ -181,6 +181,19 @@ fn prime_limbs(bytes: &[u8], why: &PrimeErrors) -> Result<Secret, Error> {
     Ok(v)
 }
 
+/// The fault check's failure path, out of line, writing the whole `Err`
+/// itself: then no join after the `leak_bool` branch selects the result's
+/// discriminant from the (secret-derived) verdict. Otherwise the optimiser
+/// may turn the two returns into a select and branch on it in the caller's
+/// `?`, where the constant-time audit cannot see that it is the
+/// declassified verdict.
+#[cold]
+#[inline(never)]
+fn fault_detected(mut m: Secret) -> Result<Secret, Error> {
+    m.zeroize();
+    Err(Error::PrivateOperation)
+}
+
 /// `m - 2` for an odd `m > 2` (the Fermat exponent of an inverse mod a prime).
 pub(crate) fn minus_two(m: &[u64]) -> Secret {
     let mut e = Zeroizing::new(m.to_vec());
@@ -582,8 +595,7 @@ impl RsaPrivateKey {
         let (c_p, c_q) = (self.mod_p(c), self.mod_q(c));
         let good = limb::ct_eq(&check_p, &c_p) & limb::ct_eq(&check_q, &c_q);
         if !good.leak_bool() {
-            m.zeroize();
-            return Err(Error::PrivateOperation);
+            return fault_detected(m);
         }
         Ok(m)
     }
