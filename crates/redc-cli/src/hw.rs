@@ -134,11 +134,7 @@ fn parse_hex(what: &str, text: &str) -> Result<BigUint, String> {
 }
 
 fn clip(text: &str) -> String {
-    if text.chars().count() > 40 {
-        format!("{}...", text.chars().take(40).collect::<String>())
-    } else {
-        text.to_string()
-    }
+    redc::keyfile::clip_untrusted(text, 40)
 }
 
 fn hex(x: &BigUint) -> String {

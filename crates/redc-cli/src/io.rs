@@ -7,6 +7,8 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use redc::keyfile::quote_untrusted;
+
 /// Read a whole input (`-` is stdin).
 pub fn read_input(path: &str) -> Result<Vec<u8>, String> {
     if path == "-" {
@@ -16,7 +18,7 @@ pub fn read_input(path: &str) -> Result<Vec<u8>, String> {
             .map_err(|e| format!("cannot read stdin: {e}"))?;
         return Ok(buf);
     }
-    fs::read(path).map_err(|e| format!("cannot read '{path}': {}", plain(&e)))
+    fs::read(path).map_err(|e| format!("cannot read '{}': {}", quote_untrusted(path), plain(&e)))
 }
 
 /// Stream an input (`-` is stdin) through `f` in chunks.
@@ -24,13 +26,16 @@ pub fn stream_input(path: &str, mut f: impl FnMut(&[u8])) -> Result<(), String> 
     let mut reader: Box<dyn Read> = if path == "-" {
         Box::new(std::io::stdin())
     } else {
-        Box::new(fs::File::open(path).map_err(|e| format!("cannot read '{path}': {}", plain(&e)))?)
+        Box::new(
+            fs::File::open(path)
+                .map_err(|e| format!("cannot read '{}': {}", quote_untrusted(path), plain(&e)))?,
+        )
     };
     let mut buf = vec![0u8; 1 << 16];
     loop {
         let n = reader
             .read(&mut buf)
-            .map_err(|e| format!("cannot read '{path}': {}", plain(&e)))?;
+            .map_err(|e| format!("cannot read '{}': {}", quote_untrusted(path), plain(&e)))?;
         if n == 0 {
             return Ok(());
         }
@@ -74,7 +79,7 @@ pub fn write_output(path: &str, data: &[u8], secrecy: Secrecy) -> Result<(), Str
     })();
     if let Err(e) = result {
         let _ = fs::remove_file(&tmp);
-        return Err(format!("cannot write '{path}': {}", plain(&e)));
+        return Err(format!("cannot write '{}': {}", quote_untrusted(path), plain(&e)));
     }
     Ok(())
 }

@@ -87,9 +87,5 @@ fn product(args: &MontArgs) -> Result<String, String> {
 
 /// At most 40 characters of user text, for an error line.
 fn clip(text: &str) -> String {
-    if text.chars().count() > 40 {
-        format!("{}...", text.chars().take(40).collect::<String>())
-    } else {
-        text.to_string()
-    }
+    redc::keyfile::clip_untrusted(text, 40)
 }

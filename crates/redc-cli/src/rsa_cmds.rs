@@ -6,7 +6,7 @@
 
 use crate::io::{Secrecy, read_input, stream_input, write_output};
 use redc::hash::HashAlg;
-use redc::keyfile::{Encoding, PrivateKeyFormat, PublicKeyFormat};
+use redc::keyfile::{Encoding, PrivateKeyFormat, PublicKeyFormat, quote_untrusted};
 use redc::padding::SaltLen;
 use redc::rsa::{Error as RsaError, RsaPrivateKey, RsaPublicKey, keygen, os_rng};
 
@@ -123,18 +123,23 @@ fn finish(context: &str, r: CmdResult) -> i32 {
 }
 
 fn parse_hash(name: &str) -> Result<HashAlg, String> {
-    HashAlg::from_name(name)
-        .ok_or_else(|| format!("unknown hash '{name}' (use sha1, sha256, sha384 or sha512)"))
+    HashAlg::from_name(name).ok_or_else(|| {
+        format!(
+            "unknown hash '{}' (use sha1, sha256, sha384 or sha512)",
+            quote_untrusted(name)
+        )
+    })
 }
 
 fn load_private(path: &str) -> Result<RsaPrivateKey, String> {
-    let bytes = read_input(path)?;
-    RsaPrivateKey::from_key_file(&bytes).map_err(|e| format!("'{path}': {e}"))
+    // The file holds the key's secrets (base64 or DER): wiped after parsing.
+    let bytes = zeroize::Zeroizing::new(read_input(path)?);
+    RsaPrivateKey::from_key_file(&bytes).map_err(|e| format!("'{}': {e}", quote_untrusted(path)))
 }
 
 fn load_public(path: &str) -> Result<RsaPublicKey, String> {
     let bytes = read_input(path)?;
-    RsaPublicKey::from_key_file(&bytes).map_err(|e| format!("'{path}': {e}"))
+    RsaPublicKey::from_key_file(&bytes).map_err(|e| format!("'{}': {e}", quote_untrusted(path)))
 }
 
 fn encoding(der: bool) -> Encoding {
@@ -182,7 +187,7 @@ fn parse_exponent(text: &str) -> Result<u64, String> {
         Some(hex) => u64::from_str_radix(hex, 16),
         None => text.parse::<u64>(),
     };
-    let e = parsed.map_err(|_| format!("--e '{text}': not a number below 2^64"))?;
+    let e = parsed.map_err(|_| format!("--e '{}': not a number below 2^64", quote_untrusted(text)))?;
     if e < 3 || e % 2 == 0 {
         return Err(format!("--e {e}: the public exponent must be odd and at least 3"));
     }
@@ -256,10 +261,9 @@ pub fn verify(args: VerifyArgs) -> i32 {
             let hash = parse_hash(&args.hash)?;
             let salt = match args.salt_len.as_str() {
                 "auto" | "-1" => SaltLen::Auto,
-                n => SaltLen::Exact(
-                    n.parse()
-                        .map_err(|_| format!("--salt-len '{n}': a number of bytes or 'auto'"))?,
-                ),
+                n => SaltLen::Exact(n.parse().map_err(|_| {
+                    format!("--salt-len '{}': a number of bytes or 'auto'", quote_untrusted(n))
+                })?),
             };
             let key = load_public(&args.key)?;
             let sig = read_input(&args.sig)?;
@@ -297,7 +301,12 @@ fn crypt_options(args: &CryptArgs) -> Result<(HashAlg, Vec<u8>), String> {
 }
 
 fn parse_label(hex_text: &str) -> Result<Vec<u8>, String> {
-    hex::decode(hex_text).map_err(|_| format!("--label '{hex_text}': not an even number of hex digits"))
+    hex::decode(hex_text).map_err(|_| {
+        format!(
+            "--label '{}': not an even number of hex digits",
+            quote_untrusted(hex_text)
+        )
+    })
 }
 
 /// `redc encrypt`.

@@ -248,7 +248,8 @@ impl fmt::Display for KeyFileError {
             KeyFileError::BadPem(e) => write!(f, "malformed PEM: {e}"),
             KeyFileError::UnsupportedPemLabel(l) => write!(
                 f,
-                "unsupported PEM type '{l}' (expected PRIVATE KEY, RSA PRIVATE KEY, PUBLIC KEY or RSA PUBLIC KEY)"
+                "unsupported PEM type '{}' (expected PRIVATE KEY, RSA PRIVATE KEY, PUBLIC KEY or RSA PUBLIC KEY)",
+                quote_untrusted(l)
             ),
             KeyFileError::Malformed(e) => write!(f, "malformed key: {e}"),
             KeyFileError::Encrypted => f.write_str(
@@ -267,6 +268,49 @@ impl fmt::Display for KeyFileError {
 }
 
 impl std::error::Error for KeyFileError {}
+
+/// Longest piece of untrusted text (a PEM label, a file name) an error
+/// message quotes, in characters.
+pub const QUOTE_MAX_CHARS: usize = 64;
+
+/// Untrusted text made fit for a one-line message: control characters
+/// (newlines, escapes, ...) written as Rust escapes, and at most
+/// `max_chars` characters of the original kept, "..." marking a cut.
+///
+/// ```
+/// use redc::keyfile::clip_untrusted;
+/// assert_eq!(clip_untrusted("a\nb\x1b[31m", 10), "a\\nb\\u{1b}[31m");
+/// assert_eq!(clip_untrusted("abcdef", 3), "abc...");
+/// assert_eq!(clip_untrusted("abc", 3), "abc");
+/// ```
+pub fn clip_untrusted(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    for c in chars.by_ref().take(max_chars) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    if chars.next().is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// [`clip_untrusted`] to [`QUOTE_MAX_CHARS`]: how every error message of
+/// redc quotes text it was given.
+///
+/// ```
+/// use redc::keyfile::quote_untrusted;
+/// let long = "X".repeat(5000);
+/// assert_eq!(quote_untrusted(&long), format!("{}...", "X".repeat(64)));
+/// assert_eq!(quote_untrusted("key\n.pem"), "key\\n.pem");
+/// ```
+pub fn quote_untrusted(text: &str) -> String {
+    clip_untrusted(text, QUOTE_MAX_CHARS)
+}
 
 /// A key read from a file: private or only public.
 enum Decoded {

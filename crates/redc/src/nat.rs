@@ -10,6 +10,7 @@
 
 use crate::ct::Mask;
 use crate::limb::{self, adc, mac, sbb};
+use zeroize::Zeroize;
 
 /// `a * b`, `a.len() + b.len()` limbs (schoolbook).
 ///
@@ -51,8 +52,9 @@ pub fn div_rem(x: &[u64], m: &[u64]) -> (Vec<u64>, Vec<u64>) {
     let mut q = vec![0u64; x.len()];
     // r < m always; r has one spare limb so that 2r + bit never overflows.
     let mut r = vec![0u64; s + 1];
-    let mut m_ext = m.to_vec();
-    m_ext.push(0);
+    // Sized once: a push onto m.to_vec() would reallocate and free a copy of m.
+    let mut m_ext = vec![0u64; s + 1];
+    m_ext[..s].copy_from_slice(m);
     let mut diff = vec![0u64; s + 1];
     for i in (0..64 * x.len()).rev() {
         let bit = (x[i / 64] >> (i % 64)) & 1;
@@ -69,6 +71,10 @@ pub fn div_rem(x: &[u64], m: &[u64]) -> (Vec<u64>, Vec<u64>) {
         limb::cond_assign(&mut r, ge, &diff);
         q[i / 64] |= ge.select(1, 0) << (i % 64);
     }
+    // m and the last trial difference may be secret (p - 1, a prime).
+    m_ext.zeroize();
+    diff.zeroize();
+    r[s] = 0;
     r.truncate(s);
     (q, r)
 }
@@ -79,7 +85,9 @@ pub fn div_rem(x: &[u64], m: &[u64]) -> (Vec<u64>, Vec<u64>) {
 /// assert_eq!(redc::nat::rem(&[100, 0], &[7]), vec![2]);
 /// ```
 pub fn rem(x: &[u64], m: &[u64]) -> Vec<u64> {
-    div_rem(x, m).1
+    let (mut q, r) = div_rem(x, m);
+    q.zeroize(); // the quotient of secrets is secret too
+    r
 }
 
 /// `x >> 1` in place.
@@ -113,6 +121,7 @@ fn odd_part(x: &[u64]) -> (Vec<u64>, u64) {
         limb::cond_assign(&mut y, even, &shifted);
         t += even.select(1, 0);
     }
+    shifted.zeroize();
     (y, t)
 }
 
@@ -131,8 +140,8 @@ fn odd_part(x: &[u64]) -> (Vec<u64>, u64) {
 /// ```
 pub fn gcd(a: &[u64], b: &[u64]) -> Vec<u64> {
     let len = a.len().max(b.len());
-    let a = limb::resize(a, len).expect("fits");
-    let b = limb::resize(b, len).expect("fits");
+    let a = zeroize::Zeroizing::new(limb::resize(a, len).expect("fits"));
+    let b = zeroize::Zeroizing::new(limb::resize(b, len).expect("fits"));
     let (a, ta) = odd_part(&a);
     let (mut v, tb) = odd_part(&b);
     let mut u = a;
@@ -164,6 +173,10 @@ pub fn gcd(a: &[u64], b: &[u64]) -> Vec<u64> {
         doubled.copy_from_slice(&g);
         shl1(&mut doubled);
         limb::cond_assign(&mut g, go, &doubled);
+    }
+    // Key generation's operands (p - 1, q - 1) are secret.
+    for t in [&mut u, &mut diff, &mut swap_tmp, &mut negated, &mut doubled] {
+        t.zeroize();
     }
     g
 }

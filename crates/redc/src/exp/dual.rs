@@ -41,8 +41,9 @@ impl DualEngine {
     /// IFMA form at the same digit count.
     pub fn new(p: MontEngine, q: MontEngine) -> DualEngine {
         #[cfg(target_arch = "x86_64")]
+        // Both engines must allow the dual run (not `Backend::IfmaSingle`).
         let tables = match (&p.ifma, &q.ifma) {
-            (Some(mp), Some(mq)) => crate::arch::x86_64::DualKey::new(mp, mq),
+            (Some(mp), Some(mq)) if p.dual && q.dual => crate::arch::x86_64::DualKey::new(mp, mq),
             _ => None,
         };
         DualEngine {

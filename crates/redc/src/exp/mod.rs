@@ -42,9 +42,85 @@ pub struct MontEngine {
     #[cfg(target_arch = "x86_64")]
     ifma: Option<crate::arch::x86_64::Ifma52Modulus>,
     /// The single-modulus IFMA tables for public-exponent work, built at
-    /// first use (a CRT prime's engine never builds them).
+    /// first use (a CRT prime's engine never builds them; engines without
+    /// IFMA, portable or ADX by request, hold None from the start).
     #[cfg(target_arch = "x86_64")]
     ifma_single: std::sync::OnceLock<Option<std::sync::Arc<crate::arch::x86_64::SingleKey>>>,
+    /// Whether [`pow_secret_dual`] and [`pow_public_dual`] may run the two
+    /// halves in one IFMA kernel run (false only for [`Backend::IfmaSingle`]).
+    dual: bool,
+}
+
+/// A set of kernels to force on an engine, for tests that must reach every
+/// backend this CPU has ([`MontEngine::with_backend`],
+/// `RsaPrivateKey::with_backend`). [`MontEngine::new`] is unchanged: it
+/// picks the fastest.
+///
+/// ```
+/// use redc::exp::{Backend, MontEngine};
+/// let e = MontEngine::with_backend(&[241], Backend::Portable).unwrap().unwrap();
+/// assert_eq!(e.kernel_name(), "portable");
+/// for b in Backend::ALL {
+///     // None exactly when the CPU lacks the backend.
+///     let forced = MontEngine::with_backend(&[241], b).unwrap();
+///     assert_eq!(forced.is_none(), b.unavailable().is_some());
+/// }
+/// ```
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The portable FIPS kernels only.
+    Portable,
+    /// MULX/ADX products and squarings, no IFMA.
+    Adx,
+    /// AVX-512 IFMA exponentiations (both CRT halves in one dual run when
+    /// their widths match) where the modulus fits them; portable kernels
+    /// for everything else.
+    Ifma,
+    /// As [`Backend::Ifma`] with the dual kernels off: one half at a time.
+    IfmaSingle,
+}
+
+impl Backend {
+    /// Every backend, in order.
+    pub const ALL: [Backend; 4] = [
+        Backend::Portable,
+        Backend::Adx,
+        Backend::Ifma,
+        Backend::IfmaSingle,
+    ];
+
+    /// Its name, as [`MontEngine::kernel_name`] reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Adx => "adx",
+            Backend::Ifma => "ifma",
+            Backend::IfmaSingle => "ifma-single",
+        }
+    }
+
+    /// `None` when this process can run the backend, else what is missing
+    /// (a CPU feature, or REDC_FORCE_PORTABLE=1 hiding it).
+    pub fn unavailable(self) -> Option<&'static str> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::arch::x86_64 as x86;
+            match self {
+                Backend::Portable => None,
+                Backend::Adx => {
+                    (!x86::adx_available()).then_some("BMI2/ADX, or REDC_FORCE_PORTABLE=1 is set")
+                }
+                Backend::Ifma | Backend::IfmaSingle => (!x86::ifma_available())
+                    .then_some("AVX-512F/AVX-512 IFMA, or REDC_FORCE_PORTABLE=1 is set"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        match self {
+            Backend::Portable => None,
+            _ => Some("x86-64"),
+        }
+    }
 }
 
 impl core::fmt::Debug for MontEngine {
@@ -76,6 +152,15 @@ pub struct Workspace {
     tmp: Vec<u64>,
 }
 
+/// The scratch holds products of secret values mod secret primes (CRT
+/// halves, blinded inputs): wiped when the workspace goes.
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        self.scratch.zeroize();
+        self.tmp.zeroize();
+    }
+}
+
 impl MontEngine {
     /// An engine for odd `n >= 3` with the fastest kernels this CPU runs
     /// (see the module documentation); [`MontEngine::portable`] otherwise.
@@ -96,6 +181,7 @@ impl MontEngine {
                 Self::portable(n)?
             };
             engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
+            engine.ifma_single = std::sync::OnceLock::new();
             if engine.ifma.is_some() {
                 engine.kernel = if engine.kernel == "adx" {
                     "ifma+adx"
@@ -141,6 +227,7 @@ impl MontEngine {
             ctx.n0(),
             &mut scratch,
         );
+        scratch.zeroize();
         Ok(MontEngine {
             ctx,
             mul,
@@ -150,7 +237,8 @@ impl MontEngine {
             #[cfg(target_arch = "x86_64")]
             ifma: None,
             #[cfg(target_arch = "x86_64")]
-            ifma_single: std::sync::OnceLock::new(),
+            ifma_single: std::sync::OnceLock::from(None),
+            dual: true,
         })
     }
 
@@ -158,6 +246,40 @@ impl MontEngine {
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn ifma52(&self) -> Option<&crate::arch::x86_64::Ifma52Modulus> {
         self.ifma.as_ref()
+    }
+
+    /// An engine on the given backend's kernels, or `Ok(None)` when this
+    /// process cannot run it ([`Backend::unavailable`]). For [`Backend::Ifma`]
+    /// and [`Backend::IfmaSingle`], a modulus too large for the IFMA code
+    /// gets the portable kernels, as [`MontEngine::new`] would give it the
+    /// scalar ones. Errors as [`MontEngine::new`].
+    #[doc(hidden)]
+    pub fn with_backend(n: &[u64], backend: Backend) -> Result<Option<MontEngine>, Error> {
+        if backend.unavailable().is_some() {
+            return Ok(None);
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::arch::x86_64 as x86;
+            let mut engine = match backend {
+                Backend::Portable => return Self::portable(n).map(Some),
+                Backend::Adx => {
+                    let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
+                    e.kernel = "adx";
+                    return Ok(Some(e));
+                }
+                Backend::Ifma | Backend::IfmaSingle => Self::portable(n)?,
+            };
+            engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
+            engine.ifma_single = std::sync::OnceLock::new();
+            if engine.ifma.is_some() {
+                engine.kernel = backend.name();
+                engine.dual = backend == Backend::Ifma;
+            }
+            Ok(Some(engine))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        Self::portable(n).map(Some)
     }
 
     /// Which kernels this engine uses: "portable", "adx", "ifma" or
@@ -318,7 +440,7 @@ impl MontEngine {
     /// assert!(engine.pow_secret(&[241], &[2]).is_err()); // base not reduced
     /// ```
     pub fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
-        let base = self.ctx.reduced(base)?;
+        let base = zeroize::Zeroizing::new(self.ctx.reduced(base)?);
         Ok(self.pow_secret_reduced(&base, exp))
     }
 
@@ -341,7 +463,7 @@ impl MontEngine {
     /// assert_eq!(engine.pow_public_vartime(&[7], &[240]).unwrap(), vec![1]);
     /// ```
     pub fn pow_public_vartime(&self, base: &[u64], exp: &[u64]) -> Result<Vec<u64>, Error> {
-        let base = self.ctx.reduced(base)?;
+        let base = zeroize::Zeroizing::new(self.ctx.reduced(base)?); // may be secret
         Ok(self.pow_public_reduced(&base, exp))
     }
 
@@ -424,6 +546,9 @@ impl MontEngine {
             let carry = limb::add_assign(&mut r, &shifted);
             limb::reduce_once(&mut r, carry, self.ctx.modulus());
         }
+        t.zeroize();
+        c_red.zeroize();
+        shifted.zeroize();
         r
     }
 }
@@ -450,6 +575,8 @@ pub fn pow_secret_dual(
 ) -> (Vec<u64>, Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
     if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma)
+        && p.dual
+        && q.dual
         && let Some(both) = crate::arch::x86_64::pow_secret_dual(mp, bp, ep, mq, bq, eq)
     {
         return both;
@@ -478,6 +605,8 @@ pub fn pow_public_dual(
 ) -> (Vec<u64>, Vec<u64>) {
     #[cfg(target_arch = "x86_64")]
     if let (Some(mp), Some(mq)) = (&p.ifma, &q.ifma)
+        && p.dual
+        && q.dual
         && let Some(both) = crate::arch::x86_64::pow_public_dual(mp, bp, mq, bq, exp)
     {
         return both;

@@ -10,6 +10,7 @@
 
 use super::MontEngine;
 use crate::limb;
+use zeroize::Zeroizing;
 
 /// `base^exp mod n` for a public `exp`. Variable time in `exp`.
 ///
@@ -26,8 +27,10 @@ use crate::limb;
 pub fn pow_public_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let mut ws = engine.workspace();
     let exp = limb::trim_vartime(exp);
+    // The base may be secret (a CRT half in the fault check): every
+    // temporary holding a power of it is wiped.
     if exp == [65537] {
-        let b = engine.to_mont(base, &mut ws);
+        let b = Zeroizing::new(engine.to_mont(base, &mut ws));
         let mut acc = b.clone();
         for _ in 0..16 {
             engine.sqr_in_place(&mut acc, &mut ws);
@@ -48,7 +51,7 @@ pub fn pow_public_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec
         _ => 6,
     };
     // Odd powers b, b^3, ..., b^(2^w - 1).
-    let b = engine.to_mont(base, &mut ws);
+    let b = Zeroizing::new(engine.to_mont(base, &mut ws));
     let mut b2 = b.clone();
     engine.sqr_in_place(&mut b2, &mut ws);
     let mut odd = vec![b];
@@ -57,7 +60,7 @@ pub fn pow_public_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec
         engine.mul_in_place(&mut next, &b2, &mut ws);
         odd.push(next);
     }
-    let mut acc: Option<Vec<u64>> = None;
+    let mut acc: Option<Zeroizing<Vec<u64>>> = None;
     let mut i = bits as isize - 1;
     while i >= 0 {
         if !bit(i as usize) {
@@ -87,5 +90,8 @@ pub fn pow_public_vartime(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec
         }
         i = j - 1;
     }
-    engine.from_mont(&acc.expect("exp != 0"), &mut ws)
+    match acc {
+        Some(acc) => engine.from_mont(&acc, &mut ws),
+        None => engine.from_mont(&engine.one_mont(), &mut ws), // unreachable: exp != 0
+    }
 }

@@ -227,7 +227,7 @@ impl MontContext {
     /// ```
     pub fn new(n: &[u64]) -> Result<MontContext, Error> {
         let n = limb::trim_vartime(n).to_vec();
-        if n.len() == 1 && n[0] < 3 {
+        if n.is_empty() || (n.len() == 1 && n[0] < 3) {
             return Err(Error::ModulusTooSmall);
         }
         if n[0] & 1 == 0 {
@@ -471,6 +471,10 @@ fn r_squared(n: &[u64], n0: u64) -> Vec<u64> {
         sqr::mont_sqr(&mut sq, &x, n, n0, &mut scratch);
         std::mem::swap(&mut x, &mut sq);
     }
+    // N may be a secret prime: its powers of two mod N are as secret.
+    zeroize::Zeroize::zeroize(&mut doubled);
+    zeroize::Zeroize::zeroize(&mut scratch);
+    zeroize::Zeroize::zeroize(&mut sq);
     x
 }
 

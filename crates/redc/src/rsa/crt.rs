@@ -121,6 +121,23 @@ impl Crt {
         })
     }
 
+    /// The same CRT value with p's and q's engines on a forced backend (for
+    /// tests that reach every backend); None when this process cannot run it.
+    pub(crate) fn with_backend(&self, backend: crate::exp::Backend) -> Option<Crt> {
+        let ep = MontEngine::with_backend(&self.p, backend).ok()??;
+        let eq = MontEngine::with_backend(&self.q, backend).ok()??;
+        // qInv R_p mod p depends on p's limb count only, not on the kernels.
+        Some(Crt {
+            engines: DualEngine::new(ep, eq),
+            ..self.clone()
+        })
+    }
+
+    /// The kernels of p's and q's engines.
+    pub(crate) fn kernel_names(&self) -> (&'static str, &'static str) {
+        (self.engines.p().kernel_name(), self.engines.q().kernel_name())
+    }
+
     /// p, q, dP, dQ and qInv as limbs (for the key's accessors and encoders).
     pub(crate) fn p(&self) -> &[u64] {
         &self.p

@@ -23,6 +23,14 @@ pub enum Error {
     UnsupportedKeySize(usize),
     /// The public exponent is not usable (even, below 3, or not below n).
     InvalidExponent,
+    /// The public exponent is longer than [`super::MAX_PUBEXP_BITS`] with a
+    /// modulus above [`super::SMALL_MODULUS_BITS`] (as OpenSSL refuses it).
+    ExponentTooLarge {
+        /// The modulus size in bits.
+        modulus_bits: usize,
+        /// The public exponent's size in bits.
+        exponent_bits: usize,
+    },
     /// The input to an RSA primitive does not have the modulus's byte length.
     WrongLength {
         /// What was expected (the modulus size in bytes).
@@ -57,6 +65,15 @@ impl fmt::Display for Error {
             Error::InvalidExponent => {
                 f.write_str("invalid public exponent: it must be odd, at least 3 and below n")
             }
+            Error::ExponentTooLarge {
+                modulus_bits,
+                exponent_bits,
+            } => write!(
+                f,
+                "public exponent of {exponent_bits} bits is too large: at most {} bits for moduli above {} bits ({modulus_bits} here)",
+                super::MAX_PUBEXP_BITS,
+                super::SMALL_MODULUS_BITS
+            ),
             Error::WrongLength { expected, got } => {
                 write!(f, "input is {got} bytes; the key needs exactly {expected}")
             }

@@ -21,8 +21,8 @@ mod traits;
 pub use batch::raw_private_many;
 pub use error::Error;
 pub use files::KeyLoadError;
-pub use private::{PrivateComponents, RsaPrivateKey};
-pub use public::{MAX_BITS, MIN_BITS, RsaPublicKey};
+pub use private::{MIN_PRIME_BITS, PrivateComponents, RsaPrivateKey};
+pub use public::{MAX_BITS, MAX_PUBEXP_BITS, MIN_BITS, RsaPublicKey, SMALL_MODULUS_BITS};
 pub use traits::{
     Pkcs1v15, Pss, RsaHash, Signature, SignatureScheme, SigningKey, VerifyingKey, pkcs1v15, pss,
 };

@@ -26,6 +26,20 @@ pub const MIN_BITS: usize = 512;
 /// ```
 pub const MAX_BITS: usize = 16384;
 
+/// Moduli above this many bits take public exponents of at most
+/// [`MAX_PUBEXP_BITS`] bits (OpenSSL's `RSA_SMALL_MODULUS_BITS`).
+///
+/// ```
+/// use redc::rsa::{Error, RsaPublicKey, SMALL_MODULUS_BITS};
+/// let n = vec![0xff; SMALL_MODULUS_BITS / 8 + 1]; // 3080 bits
+/// let e = [&[1u8][..], &[0; 8], &[1]].concat(); // 2^72 + 1: 73 bits
+/// assert_eq!(RsaPublicKey::new(&n, &e), Err(Error::ExponentTooLarge { modulus_bits: 3080, exponent_bits: 73 }));
+/// assert!(RsaPublicKey::new(&n[1..], &e).is_ok()); // 3072 bits: no bound but e < n
+/// ```
+pub const SMALL_MODULUS_BITS: usize = 3072;
+/// See [`SMALL_MODULUS_BITS`] (OpenSSL's `RSA_MAX_PUBEXP_BITS`).
+pub const MAX_PUBEXP_BITS: usize = 64;
+
 /// An RSA public key (n, e).
 ///
 /// ```
@@ -51,7 +65,8 @@ impl Eq for RsaPublicKey {}
 
 impl RsaPublicKey {
     /// A public key from big-endian n and e. Errors: n even or outside
-    /// 512..=16384 bits, e even, below 3 or not below n.
+    /// 512..=16384 bits, e even, below 3 or not below n, e over 64 bits
+    /// with n over 3072 bits ([`SMALL_MODULUS_BITS`]).
     ///
     /// ```
     /// # use redc::rsa::RsaPublicKey;
@@ -86,8 +101,16 @@ impl RsaPublicKey {
         let e = limb::trim_vartime(e).to_vec();
         let e_bits = limb::bit_len_vartime(&e);
         let e_below_n = e.len() < n.len() || (e.len() == n.len() && limb::ct_lt(&e, n).leak_bool()); // public values
-        if e[0] & 1 == 0 || e_bits < 2 || !e_below_n {
+        if e.first().is_none_or(|&e0| e0 & 1 == 0) || e_bits < 2 || !e_below_n {
             return Err(Error::InvalidExponent);
+        }
+        // The public operation's cost grows with e's length: bound it as
+        // OpenSSL does (RSA_MAX_PUBEXP_BITS above RSA_SMALL_MODULUS_BITS).
+        if bits > SMALL_MODULUS_BITS && e_bits > MAX_PUBEXP_BITS {
+            return Err(Error::ExponentTooLarge {
+                modulus_bits: bits,
+                exponent_bits: e_bits,
+            });
         }
         let engine = MontEngine::new(n).map_err(|_| Error::InvalidKey("the modulus is not odd"))?;
         Ok(RsaPublicKey { e, bits, engine })
@@ -161,6 +184,18 @@ impl RsaPublicKey {
         &self.engine
     }
 
+    /// The same key on a forced backend, or `None` when this process
+    /// cannot run it (see [`crate::exp::Backend`]).
+    #[doc(hidden)]
+    pub fn with_backend(&self, backend: crate::exp::Backend) -> Option<RsaPublicKey> {
+        let engine = MontEngine::with_backend(self.engine.modulus(), backend).ok()??;
+        Some(RsaPublicKey {
+            e: self.e.clone(),
+            bits: self.bits,
+            engine,
+        })
+    }
+
     /// Parse an RSA primitive's input: exactly k big-endian bytes, below n.
     pub(crate) fn input_limbs(&self, x: &[u8]) -> Result<Vec<u64>, Error> {
         if x.len() != self.size() {
@@ -216,8 +251,9 @@ impl RsaPublicKey {
 }
 
 /// Big-endian bytes without leading zeros (at least one byte).
+/// The full-width temporary is wiped: `x` may be secret (qInv, a prime).
 pub(crate) fn trimmed_be(x: &[u64]) -> Vec<u8> {
-    let bytes = limb::to_be_bytes(x);
+    let bytes = zeroize::Zeroizing::new(limb::to_be_bytes(x));
     let first = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len() - 1);
     bytes[first..].to_vec()
 }

@@ -272,7 +272,10 @@ pub fn pow_secret(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let key = m
         .single()
         .expect("IFMA checked above; one modulus has one digit count");
-    key.pow_secret(base, exp, base, exp).0
+    // Both halves computed the same value: wipe the second copy.
+    let (out, mut copy) = key.pow_secret(base, exp, base, exp);
+    copy.zeroize();
+    out
 }
 
 /// base^exp mod n for a PUBLIC exponent (an RSA public exponent such as
@@ -284,7 +287,12 @@ pub fn pow_secret(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
 pub fn pow_public(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
     check_base(m, base);
     match m.single() {
-        Some(key) => key.pow_public(base, base, exp).0,
+        Some(key) => {
+            // The base may be secret: wipe the second half's copy.
+            let (out, mut copy) = key.pow_public(base, base, exp);
+            copy.zeroize();
+            out
+        }
         None => portable52::pow(&m.m, base, exp),
     }
 }

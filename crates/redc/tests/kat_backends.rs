@@ -1,0 +1,248 @@
+//! Issue 14, item 5: known answers of the private operation through every
+//! backend this CPU has, forced one by one (portable, ADX, IFMA with the
+//! two CRT halves in one dual run, IFMA one half at a time), plus the
+//! default dispatch.
+//!
+//! The data file (tests/data/private_kat_vectors.txt, made once by
+//! scripts/make_kat_private.py) holds fixed keys with c^d mod n from
+//! `openssl pkeyutl -pkeyopt rsa_padding_mode:none`, PKCS#1 v1.5 SHA-256
+//! signatures from `openssl dgst -sha256 -sign`, the RFC 8017 OAEP
+//! decryptions, and inputs not below n that must be refused.
+//!
+//! A backend the CPU lacks prints "SKIPPED: ..." and is not counted as
+//! passed; with the environment variable CI set, a backend whose CPU
+//! feature is present must run (a REDC_FORCE_PORTABLE=1 that hides it fails).
+
+use redc::exp::Backend;
+use redc::hash::HashAlg;
+use redc::rsa::{Error, PrivateComponents, RsaPrivateKey};
+
+const DATA: &str = include_str!("data/private_kat_vectors.txt");
+
+#[derive(Default)]
+struct Key {
+    name: String,
+    fields: Vec<(String, Vec<u8>)>,
+}
+
+impl Key {
+    fn one(&self, name: &str) -> &[u8] {
+        &self
+            .fields
+            .iter()
+            .find(|(k, _)| k == name)
+            .unwrap_or_else(|| panic!("{}: no {name}", self.name))
+            .1
+    }
+    fn all(&self, name: &str) -> Vec<&[u8]> {
+        self.fields
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| &v[..])
+            .collect()
+    }
+}
+
+fn parse() -> Vec<Key> {
+    let mut keys: Vec<Key> = Vec::new();
+    for line in DATA.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[') {
+            keys.push(Key {
+                name: name.trim_end_matches(']').to_string(),
+                ..Key::default()
+            });
+            continue;
+        }
+        let (k, v) = line
+            .split_once(" = ")
+            .unwrap_or_else(|| (line.trim_end_matches(" ="), ""));
+        let v = hex::decode(v.trim()).unwrap_or_else(|e| panic!("{line}: {e}"));
+        keys.last_mut()
+            .expect("a [key] line first")
+            .fields
+            .push((k.trim().to_string(), v));
+    }
+    keys
+}
+
+fn load(k: &Key) -> RsaPrivateKey {
+    RsaPrivateKey::from_components(PrivateComponents {
+        n: k.one("n"),
+        e: k.one("e"),
+        d: k.one("d"),
+        p: k.one("p"),
+        q: k.one("q"),
+        crt: None,
+    })
+    .unwrap_or_else(|e| panic!("{}: {e}", k.name))
+}
+
+/// Whether the CPU itself has what `b` needs (ignoring REDC_FORCE_PORTABLE).
+fn cpu_has(b: Backend) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match b {
+            Backend::Portable => true,
+            Backend::Adx => std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx"),
+            Backend::Ifma | Backend::IfmaSingle => {
+                std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        b == Backend::Portable
+    }
+}
+
+/// Every known answer of `key` (the data file's `k`) on one key object.
+/// Returns the number of checks made.
+fn check_key(label: &str, k: &Key, key: &RsaPrivateKey) -> usize {
+    let mut rng = redc::rsa::os_rng();
+    let mut checks = 0;
+    let raw_c = k.all("raw_c");
+    let raw_m = k.all("raw_m");
+    assert_eq!(raw_c.len(), raw_m.len());
+    assert!(!raw_c.is_empty(), "{label}: no raw vectors");
+    for (c, m) in raw_c.iter().zip(&raw_m) {
+        let got = key
+            .raw_private(&mut rng, c)
+            .unwrap_or_else(|e| panic!("{label}: raw {e}"));
+        assert_eq!(
+            hex::encode(&*got),
+            hex::encode(m),
+            "{label}: c^d mod n for c = {}",
+            hex::encode(c)
+        );
+        checks += 1;
+    }
+    for (msg, sig) in k.all("sign_msg").iter().zip(k.all("sign_sha256")) {
+        let digest = HashAlg::Sha256.digest(msg);
+        let got = key
+            .sign_pkcs1v15(&mut rng, HashAlg::Sha256, &digest)
+            .unwrap_or_else(|e| panic!("{label}: sign {e}"));
+        assert_eq!(
+            hex::encode(got),
+            hex::encode(sig),
+            "{label}: signature of {}",
+            hex::encode(msg)
+        );
+        checks += 1;
+    }
+    for (c, m) in k.all("oaep_c").iter().zip(k.all("oaep_m")) {
+        let got = key
+            .decrypt_oaep(&mut rng, HashAlg::Sha1, b"", c)
+            .unwrap_or_else(|e| panic!("{label}: OAEP {e}"));
+        assert_eq!(hex::encode(&*got), hex::encode(m), "{label}: OAEP decryption");
+        checks += 1;
+    }
+    let rejects = k.all("reject");
+    assert!(!rejects.is_empty(), "{label}: no out-of-range vectors");
+    for c in rejects {
+        assert_eq!(
+            key.raw_private(&mut rng, c).map(|_| ()),
+            Err(Error::OutOfRange),
+            "{label}: c >= n"
+        );
+        assert_eq!(
+            key.decrypt_pkcs1v15(&mut rng, c).map(|_| ()),
+            Err(Error::OutOfRange),
+            "{label}: PKCS#1 v1.5 decryption of c >= n"
+        );
+        assert!(
+            key.decrypt_oaep(&mut rng, HashAlg::Sha1, b"", c).is_err(),
+            "{label}: OAEP of c >= n"
+        );
+        checks += 1;
+    }
+    // One byte too many or too few is a length error, not a result.
+    let mut long = raw_c[0].to_vec();
+    long.insert(0, 0);
+    assert!(
+        matches!(key.raw_private(&mut rng, &long), Err(Error::WrongLength { .. })),
+        "{label}"
+    );
+    assert!(
+        matches!(
+            key.raw_private(&mut rng, &long[2..]),
+            Err(Error::WrongLength { .. })
+        ),
+        "{label}"
+    );
+    checks
+}
+
+#[test]
+fn known_answers_through_every_backend() {
+    let keys = parse();
+    assert!(keys.len() >= 7, "data file has {} keys", keys.len());
+    let loaded: Vec<RsaPrivateKey> = keys.iter().map(load).collect();
+    let ci = std::env::var_os("CI").is_some();
+    let mut passed = Vec::new();
+    // The default dispatch first, then each backend forced.
+    let mut total = 0;
+    for (k, key) in keys.iter().zip(&loaded) {
+        total += check_key(&format!("default / {}", k.name), k, key);
+    }
+    passed.push("default".to_string());
+    for backend in Backend::ALL {
+        if let Some(missing) = backend.unavailable() {
+            assert!(
+                !(ci && cpu_has(backend)),
+                "CI is set and the CPU has what {} needs, but it did not run ({missing})",
+                backend.name()
+            );
+            eprintln!("SKIPPED: {} (CPU lacks {missing})", backend.name());
+            continue;
+        }
+        for (k, key) in keys.iter().zip(&loaded) {
+            let forced = key
+                .with_backend(backend)
+                .unwrap_or_else(|| panic!("{} reported available but refused", backend.name()));
+            let [_, kp, kq] = forced.kernel_names();
+            // The forcing took effect on both primes.
+            match backend {
+                Backend::Portable => assert_eq!((kp, kq), ("portable", "portable"), "{}", k.name),
+                Backend::Adx => assert_eq!((kp, kq), ("adx", "adx"), "{}", k.name),
+                Backend::Ifma => assert_eq!((kp, kq), ("ifma", "ifma"), "{}", k.name),
+                Backend::IfmaSingle => assert_eq!((kp, kq), ("ifma-single", "ifma-single"), "{}", k.name),
+            }
+            total += check_key(&format!("{} / {}", backend.name(), k.name), k, &forced);
+        }
+        passed.push(backend.name().to_string());
+    }
+    eprintln!("known answers: {total} checks passed on backends {passed:?}");
+}
+
+/// The forced keys agree with each other on fresh random inputs too (a
+/// second net under the fixed vectors): every available backend gives the
+/// default key's result.
+#[test]
+fn backends_agree_on_random_inputs() {
+    use rand::{Rng, SeedableRng};
+    let keys = parse();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let mut os = redc::rsa::os_rng();
+    for k in &keys {
+        let key = load(k);
+        let forced: Vec<RsaPrivateKey> = Backend::ALL.iter().filter_map(|&b| key.with_backend(b)).collect();
+        for _ in 0..4 {
+            let mut x = vec![0u8; key.size()];
+            rng.fill(&mut x[1..]);
+            let want = key.raw_private(&mut os, &x).unwrap();
+            for f in &forced {
+                assert_eq!(
+                    *f.raw_private(&mut os, &x).unwrap(),
+                    *want,
+                    "{} {:?}",
+                    k.name,
+                    f.kernel_names()
+                );
+            }
+        }
+    }
+}
