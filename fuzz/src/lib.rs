@@ -18,6 +18,19 @@ use redc::padding::{self, SaltLen};
 use redc::rsa::{RsaPrivateKey, RsaPublicKey, os_rng};
 use std::sync::OnceLock;
 
+/// A fuzz target's entry point.
+pub type Entry = fn(&[u8]);
+
+/// Every target by name (the names of `fuzz_targets/*.rs` and of the
+/// directories of `seeds/` and `regressions/`).
+pub const TARGETS: [(&str, Entry); 5] = [
+    ("private_key", private_key),
+    ("public_key", public_key),
+    ("verify", verify),
+    ("decrypt", decrypt),
+    ("cli_args", cli_args),
+];
+
 /// The fixed key of the signature and decryption targets: 1024 bits,
 /// written by `openssl genrsa 1024` (PKCS#8 PEM). Small, so that a private
 /// operation per input keeps the fuzzer fast.
@@ -75,9 +88,14 @@ pub fn private_key_unfiltered(data: &[u8]) {
     // A key that loads must work: x -> x^d -> x for a small x.
     let mut x = vec![0u8; key.size()];
     x[key.size() - 1] = 0x5a;
-    let y = key.raw_private(&mut os_rng(), &x).expect("private operation on a loaded key");
+    let y = key
+        .raw_private(&mut os_rng(), &x)
+        .expect("private operation on a loaded key");
     assert_eq!(key.public_key().raw_public(&y).expect("public operation"), x);
-    for format in [redc::keyfile::PrivateKeyFormat::Pkcs1, redc::keyfile::PrivateKeyFormat::Pkcs8] {
+    for format in [
+        redc::keyfile::PrivateKeyFormat::Pkcs1,
+        redc::keyfile::PrivateKeyFormat::Pkcs8,
+    ] {
         for encoding in [redc::keyfile::Encoding::Pem, redc::keyfile::Encoding::Der] {
             let file = key.to_key_file(format, encoding).expect("encoding a loaded key");
             let back = RsaPrivateKey::from_key_file(&file).expect("a written key reads back");
@@ -97,10 +115,16 @@ pub fn public_key(data: &[u8]) {
     let mut x = vec![0u8; key.size()];
     x[key.size() - 1] = 2;
     let _ = key.raw_public(&x);
-    for format in [redc::keyfile::PublicKeyFormat::Spki, redc::keyfile::PublicKeyFormat::Pkcs1] {
+    for format in [
+        redc::keyfile::PublicKeyFormat::Spki,
+        redc::keyfile::PublicKeyFormat::Pkcs1,
+    ] {
         for encoding in [redc::keyfile::Encoding::Pem, redc::keyfile::Encoding::Der] {
             let file = key.to_key_file(format, encoding).expect("encoding a loaded key");
-            assert_eq!(RsaPublicKey::from_key_file(&file).expect("a written key reads back"), key);
+            assert_eq!(
+                RsaPublicKey::from_key_file(&file).expect("a written key reads back"),
+                key
+            );
         }
     }
 }
@@ -145,7 +169,11 @@ pub fn verify(data: &[u8]) {
     // A PKCS#1 v1.5 EM ends in the digest, a PSS EM in 0xbc: one
     // signature can pass both only if the digest ends in 0xbc.
     if v15.is_ok() && pss.is_ok() {
-        assert_eq!(digest.last(), Some(&0xbc), "one signature valid under both schemes");
+        assert_eq!(
+            digest.last(),
+            Some(&0xbc),
+            "one signature valid under both schemes"
+        );
     }
 }
 
@@ -169,7 +197,9 @@ pub fn decrypt(data: &[u8]) {
     let _ = padding::eme_pkcs1v15_decode_strict(payload, k);
     let _ = padding::eme_pkcs1v15_decode_strict(payload, payload.len());
     let c = if sel & 4 != 0 {
-        key.public_key().raw_public(payload).unwrap_or_else(|_| payload.to_vec())
+        key.public_key()
+            .raw_public(payload)
+            .unwrap_or_else(|_| payload.to_vec())
     } else {
         payload.to_vec()
     };

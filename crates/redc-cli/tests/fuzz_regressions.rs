@@ -19,13 +19,7 @@ use redc::rsa::os_rng;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-const TARGETS: [(&str, fn(&[u8])); 5] = [
-    ("private_key", targets::private_key),
-    ("public_key", targets::public_key),
-    ("verify", targets::verify),
-    ("decrypt", targets::decrypt),
-    ("cli_args", targets::cli_args),
-];
+use targets::TARGETS;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
@@ -71,10 +65,18 @@ fn regressions_replay_without_panic() {
             replayed += 1;
             if pending.contains(&id) {
                 // The fuzz target skips these; replay them without its filter.
-                let f = if name == "private_key" { targets::private_key_unfiltered } else { entry };
+                let f = if name == "private_key" {
+                    targets::private_key_unfiltered
+                } else {
+                    entry
+                };
                 match panics(f, &data) {
-                    Some(msg) => eprintln!("PENDING: fuzz/regressions/{id} still panics ({msg}); see fuzz/regressions/PENDING"),
-                    None => eprintln!("PENDING entry fixed: fuzz/regressions/{id} no longer panics: remove it from fuzz/regressions/PENDING"),
+                    Some(msg) => eprintln!(
+                        "PENDING: fuzz/regressions/{id} still panics ({msg}); see fuzz/regressions/PENDING"
+                    ),
+                    None => eprintln!(
+                        "PENDING entry fixed: fuzz/regressions/{id} no longer panics: remove it from fuzz/regressions/PENDING"
+                    ),
                 }
                 continue;
             }
@@ -83,7 +85,11 @@ fn regressions_replay_without_panic() {
             }
         }
     }
-    assert!(replayed > 0, "no regression file found under {}", fuzz_dir().display());
+    assert!(
+        replayed > 0,
+        "no regression file found under {}",
+        fuzz_dir().display()
+    );
     assert!(failures.is_empty(), "regressions panic:\n{}", failures.join("\n"));
 }
 

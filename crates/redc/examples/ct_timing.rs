@@ -89,12 +89,15 @@ struct Class {
     inputs: Vec<Vec<u8>>,
 }
 
+/// The operation under test, called with one input.
+type Op<'k> = Box<dyn Fn(&[u8]) + 'k>;
+
 /// A suite: classes, the pairs to compare, and the operation under test.
 struct Suite<'k> {
     name: &'static str,
     classes: Vec<Class>,
     pairs: Vec<(usize, usize)>,
-    op: Box<dyn Fn(&[u8]) + 'k>,
+    op: Op<'k>,
 }
 
 /// How many distinct inputs a class of random inputs keeps.
@@ -132,11 +135,26 @@ fn private_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
     Suite {
         name: "private",
         classes: vec![
-            Class { name: "random", inputs: random },
-            Class { name: "fixed", inputs: vec![fixed] },
-            Class { name: "zero", inputs: vec![be_small(0, k)] },
-            Class { name: "one", inputs: vec![be_small(1, k)] },
-            Class { name: "n-1", inputs: vec![n_minus_1(&n, k)] },
+            Class {
+                name: "random",
+                inputs: random,
+            },
+            Class {
+                name: "fixed",
+                inputs: vec![fixed],
+            },
+            Class {
+                name: "zero",
+                inputs: vec![be_small(0, k)],
+            },
+            Class {
+                name: "one",
+                inputs: vec![be_small(1, k)],
+            },
+            Class {
+                name: "n-1",
+                inputs: vec![n_minus_1(&n, k)],
+            },
         ],
         pairs: vec![(1, 0), (2, 0), (3, 0), (4, 0)],
         op: Box::new(move |x| {
@@ -184,13 +202,34 @@ fn pkcs1v15_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
     };
     let msg = 48;
     let classes = vec![
-        Class { name: "valid", inputs: pool(rng, &|r| em(r, 0, 2, k - 3 - msg, msg, true)) },
-        Class { name: "bad-first-byte", inputs: pool(rng, &|r| em(r, 1, 2, k - 3 - msg, msg, true)) },
-        Class { name: "bad-type", inputs: pool(rng, &|r| em(r, 0, 1, k - 3 - msg, msg, true)) },
-        Class { name: "no-separator", inputs: pool(rng, &|r| em(r, 0, 2, k - 2, 0, false)) },
-        Class { name: "short-padding", inputs: pool(rng, &|r| em(r, 0, 2, 7, k - 10, true)) },
-        Class { name: "empty-message", inputs: pool(rng, &|r| em(r, 0, 2, k - 3, 0, true)) },
-        Class { name: "max-message", inputs: pool(rng, &|r| em(r, 0, 2, 8, k - 11, true)) },
+        Class {
+            name: "valid",
+            inputs: pool(rng, &|r| em(r, 0, 2, k - 3 - msg, msg, true)),
+        },
+        Class {
+            name: "bad-first-byte",
+            inputs: pool(rng, &|r| em(r, 1, 2, k - 3 - msg, msg, true)),
+        },
+        Class {
+            name: "bad-type",
+            inputs: pool(rng, &|r| em(r, 0, 1, k - 3 - msg, msg, true)),
+        },
+        Class {
+            name: "no-separator",
+            inputs: pool(rng, &|r| em(r, 0, 2, k - 2, 0, false)),
+        },
+        Class {
+            name: "short-padding",
+            inputs: pool(rng, &|r| em(r, 0, 2, 7, k - 10, true)),
+        },
+        Class {
+            name: "empty-message",
+            inputs: pool(rng, &|r| em(r, 0, 2, k - 3, 0, true)),
+        },
+        Class {
+            name: "max-message",
+            inputs: pool(rng, &|r| em(r, 0, 2, 8, k - 11, true)),
+        },
     ];
     // Check the classes decode as intended (a wrong harness proves nothing).
     for (i, c) in classes.iter().enumerate() {
@@ -226,13 +265,27 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
     };
     let n = POOL / 4;
     let classes = vec![
-        Class { name: "valid", inputs: (0..n).map(|_| enc(rng, OAEP_LABEL, 0)).collect() },
-        Class { name: "Y!=0", inputs: (0..n).map(|_| enc(rng, OAEP_LABEL, 1)).collect() },
-        Class { name: "bad-label", inputs: (0..n).map(|_| enc(rng, b"other", 0)).collect() },
-        Class { name: "random", inputs: (0..n).map(|_| random_below_n(rng, k)).collect() },
+        Class {
+            name: "valid",
+            inputs: (0..n).map(|_| enc(rng, OAEP_LABEL, 0)).collect(),
+        },
+        Class {
+            name: "Y!=0",
+            inputs: (0..n).map(|_| enc(rng, OAEP_LABEL, 1)).collect(),
+        },
+        Class {
+            name: "bad-label",
+            inputs: (0..n).map(|_| enc(rng, b"other", 0)).collect(),
+        },
+        Class {
+            name: "random",
+            inputs: (0..n).map(|_| random_below_n(rng, k)).collect(),
+        },
     ];
     for (i, c) in classes.iter().enumerate() {
-        let ok = key.decrypt_oaep(&mut os_rng(), hash, OAEP_LABEL, &c.inputs[0]).is_ok();
+        let ok = key
+            .decrypt_oaep(&mut os_rng(), hash, OAEP_LABEL, &c.inputs[0])
+            .is_ok();
         assert_eq!(ok, i == 0, "class {} decrypts as intended", c.name);
     }
     Suite {
@@ -313,18 +366,32 @@ fn pair_tests(a: &[u64], b: &[u64]) -> Vec<(String, f64)> {
     let mut pooled: Vec<u64> = a.iter().chain(b).copied().collect();
     pooled.sort_unstable();
     let pct = |p: f64| pooled[((pooled.len() - 1) as f64 * p) as usize];
-    let below = |x: &[u64], cut: u64| x.iter().filter(|&&v| v <= cut).map(|&v| v as f64).collect::<Vec<_>>();
+    let below = |x: &[u64], cut: u64| {
+        x.iter()
+            .filter(|&&v| v <= cut)
+            .map(|&v| v as f64)
+            .collect::<Vec<_>>()
+    };
     let fa: Vec<f64> = a.iter().map(|&v| v as f64).collect();
     let fb: Vec<f64> = b.iter().map(|&v| v as f64).collect();
     let mut out = vec![("raw".to_string(), welch(&fa, &fb))];
     for p in CROPS {
         let cut = pct(p);
-        out.push((format!("crop p{}", p * 100.0), welch(&below(a, cut), &below(b, cut))));
+        out.push((
+            format!("crop p{}", p * 100.0),
+            welch(&below(a, cut), &below(b, cut)),
+        ));
     }
-    out.push(("2nd-order raw".into(), welch(&centred_squares(&fa), &centred_squares(&fb))));
+    out.push((
+        "2nd-order raw".into(),
+        welch(&centred_squares(&fa), &centred_squares(&fb)),
+    ));
     let cut = pct(0.90);
     let (ca, cb) = (below(a, cut), below(b, cut));
-    out.push(("2nd-order p90".into(), welch(&centred_squares(&ca), &centred_squares(&cb))));
+    out.push((
+        "2nd-order p90".into(),
+        welch(&centred_squares(&ca), &centred_squares(&cb)),
+    ));
     out
 }
 
@@ -358,7 +425,9 @@ fn parse_options() -> Result<Options, String> {
     let mut o = Options {
         samples: 10_000,
         bits: 2048,
-        suites: ["private", "pkcs1v15", "oaep", "batch"].map(String::from).to_vec(),
+        suites: ["private", "pkcs1v15", "oaep", "batch"]
+            .map(String::from)
+            .to_vec(),
         threshold: 4.5,
         rerun: true,
         verbose: false,
@@ -413,13 +482,21 @@ fn main() -> ExitCode {
         o.samples,
         clock::UNIT,
         o.threshold,
-        if o.rerun { ", a failing pair re-run once" } else { "" }
+        if o.rerun {
+            ", a failing pair re-run once"
+        } else {
+            ""
+        }
     );
     println!(
         "ct_timing: kernels: dispatch {} (IFMA available: {}; REDC_FORCE_PORTABLE: {}); public-modulus engine: {}",
         redc::exp::kernel_name(),
         if ifma { "yes" } else { "no" },
-        if redc::arch::force_portable() { "set, portable path" } else { "unset" },
+        if redc::arch::force_portable() {
+            "set, portable path"
+        } else {
+            "unset"
+        },
         key.public_key().engine().kernel_name(),
     );
     let mut rng = StdRng::from_entropy();
@@ -433,7 +510,9 @@ fn main() -> ExitCode {
             _ => match batch_suite(&key, &mut rng) {
                 Some(s) => s,
                 None => {
-                    println!("batch: SKIPPED: the library has no batch private operation yet (hook: batch_suite)");
+                    println!(
+                        "batch: SKIPPED: the library has no batch private operation yet (hook: batch_suite)"
+                    );
                     continue;
                 }
             },
