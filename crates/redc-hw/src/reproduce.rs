@@ -90,8 +90,10 @@ fn hrm_cycles(n_bits: u64, l: u64, k: u32, rng: &mut StdRng) -> (u64, usize) {
             let mt = pipe.m_tilde().clone();
             let z0 = rng.gen_biguint_below(&mt);
             let p0 = rng.gen_biguint_below(&mt);
-            let (_, cycles) = pipe.exp_loop(&p0, &z0, &e);
-            (cycles, pipe.units())
+            match pipe.exp_loop(&p0, &z0, &e) {
+                Ok((_, cycles)) => (cycles, pipe.units()),
+                Err(_) => (0, 0),
+            }
         }
         Err(_) => (0, 0),
     }
