@@ -34,6 +34,7 @@ pub mod formulas;
 pub mod hrm;
 pub mod qpipe;
 pub mod reproduce;
+pub mod rtl;
 pub mod window;
 
 /// Re-exported so that users (the `redc hw` command) name the same `BigUint`.
