@@ -417,6 +417,8 @@ fn reproduce_cmd(args: &ReproduceArgs) {
                     "model_value": r.model_value,
                     "ratio": r.ratio(),
                     "within_2pct": r.within_2pct(),
+                    "paper_source": r.source.name(),
+                    "same_formula": r.same_formula,
                 })
             })
             .collect();
@@ -424,23 +426,34 @@ fn reproduce_cmd(args: &ReproduceArgs) {
         return;
     }
     crate::outln(&format!(
-        "{:<26} {:<12} {:<52} {:<44} {:>12} {:>12} {:>7}",
-        "paper", "table", "row", "quantity", "paper", "model", "ratio"
+        "{:<26} {:<12} {:<52} {:<44} {:>12} {:<7} {:>12} {:>7}",
+        "paper", "table", "row", "quantity", "paper", "source", "model", "ratio"
     ));
     for r in &rows {
-        let flag = if r.within_2pct() { "" } else { "  *" };
+        let mut flag = if r.within_2pct() { "" } else { "  *" }.to_string();
+        if r.same_formula.is_some() {
+            flag.push_str("  =");
+        }
         crate::outln(&format!(
-            "{:<26} {:<12} {:<52} {:<44} {:>12} {:>12} {:>7.4}{flag}",
+            "{:<26} {:<12} {:<52} {:<44} {:>12} {:<7} {:>12} {:>7.4}{flag}",
             r.paper,
             r.table,
             r.row,
             r.quantity,
             fmt_num(r.paper_value),
+            r.source.name(),
             fmt_num(r.model_value),
             r.ratio()
         ));
     }
     crate::outln("* outside 2%: see docs/HARDWARE.md for the cause");
+    crate::outln(
+        "= no evidence: the model's figure follows from the same formula as the paper's \
+         (--json gives the reason in same_formula)",
+    );
+    crate::outln(
+        "source: printed = the figure is printed in the paper; formula = computed from the paper's formula",
+    );
 }
 
 fn fmt_num(x: f64) -> String {
