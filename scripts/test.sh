@@ -10,6 +10,7 @@ command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
+command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
 if [ ! -e /usr/include/openssl/ssl.h ] && [ ! -e /usr/include/x86_64-linux-gnu/openssl/opensslconf.h ]; then
     need_apt+=(libssl-dev)
 fi

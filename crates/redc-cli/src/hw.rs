@@ -44,6 +44,25 @@ pub enum HwCommand {
     Montmul(MontmulArgs),
     /// The seed papers' table rows against the models.
     Reproduce(ReproduceArgs),
+    /// Write synthesizable Verilog-2005 of a design and its testbench tb.v.
+    Rtl(RtlArgs),
+}
+
+/// Arguments of `redc hw rtl`.
+#[derive(clap::Args, Debug)]
+pub struct RtlArgs {
+    /// Design: csa5to2, csa4to2 or hrm.
+    #[arg(long, value_name = "NAME")]
+    pub design: String,
+    /// Modulus width in bits (the design serves moduli of exactly this width).
+    #[arg(long, value_name = "N")]
+    pub bits: u32,
+    /// Radix exponent k of the hrm pipeline (2 to 64).
+    #[arg(long, value_name = "K")]
+    pub radix_bits: Option<u32>,
+    /// Output directory (created if missing).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: std::path::PathBuf,
 }
 
 /// Arguments of `redc hw modexp`.
@@ -112,6 +131,7 @@ pub fn run(args: HwArgs) -> i32 {
             reproduce_cmd(&a);
             Ok(())
         }
+        HwCommand::Rtl(a) => rtl_cmd(&a),
     };
     match outcome {
         Ok(()) => 0,
@@ -334,6 +354,50 @@ fn montmul(args: &MontmulArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn rtl_cmd(args: &RtlArgs) -> Result<(), String> {
+    let design = parse_design(&args.design, false)?;
+    if !(redc_hw::rtl::MIN_BITS..=redc_hw::rtl::MAX_BITS).contains(&args.bits) {
+        return Err(format!(
+            "--bits: {} is out of range (accepted: {} to {})",
+            args.bits,
+            redc_hw::rtl::MIN_BITS,
+            redc_hw::rtl::MAX_BITS
+        ));
+    }
+    let files = match design {
+        Design::Csa(d) => {
+            if args.radix_bits.is_some() {
+                return Err("--radix-bits: only for --design hrm".to_string());
+            }
+            redc_hw::rtl::csa_files(d, args.bits)
+        }
+        _ => {
+            return Err(
+                "--design hrm: the RTL generator for the 002 pipeline is not implemented yet".to_string(),
+            );
+        }
+    };
+    std::fs::create_dir_all(&args.output)
+        .map_err(|e| format!("-o: cannot create {}: {e}", args.output.display()))?;
+    // write every file under a temporary name first, then rename: no partial output
+    let mut staged = Vec::new();
+    for (name, text) in &files {
+        let tmp = args.output.join(format!(".{name}.tmp"));
+        if let Err(e) = std::fs::write(&tmp, text) {
+            for (t, _) in &staged {
+                let _ = std::fs::remove_file(t);
+            }
+            let _ = std::fs::remove_file(&tmp);
+            return Err(format!("-o: cannot write {}: {e}", tmp.display()));
+        }
+        staged.push((tmp, args.output.join(name)));
+    }
+    for (tmp, dst) in &staged {
+        std::fs::rename(tmp, dst).map_err(|e| format!("-o: cannot write {}: {e}", dst.display()))?;
+    }
+    Ok(())
+}
+
 fn reproduce_cmd(args: &ReproduceArgs) {
     let rows = reproduce::rows();
     if args.json {
@@ -349,6 +413,8 @@ fn reproduce_cmd(args: &ReproduceArgs) {
                     "model_value": r.model_value,
                     "ratio": r.ratio(),
                     "within_2pct": r.within_2pct(),
+                    "paper_source": r.source.name(),
+                    "same_formula": r.same_formula,
                 })
             })
             .collect();
@@ -356,23 +422,34 @@ fn reproduce_cmd(args: &ReproduceArgs) {
         return;
     }
     crate::outln(&format!(
-        "{:<26} {:<12} {:<52} {:<44} {:>12} {:>12} {:>7}",
-        "paper", "table", "row", "quantity", "paper", "model", "ratio"
+        "{:<26} {:<12} {:<52} {:<44} {:>12} {:<7} {:>12} {:>7}",
+        "paper", "table", "row", "quantity", "paper", "source", "model", "ratio"
     ));
     for r in &rows {
-        let flag = if r.within_2pct() { "" } else { "  *" };
+        let mut flag = if r.within_2pct() { "" } else { "  *" }.to_string();
+        if r.same_formula.is_some() {
+            flag.push_str("  =");
+        }
         crate::outln(&format!(
-            "{:<26} {:<12} {:<52} {:<44} {:>12} {:>12} {:>7.4}{flag}",
+            "{:<26} {:<12} {:<52} {:<44} {:>12} {:<7} {:>12} {:>7.4}{flag}",
             r.paper,
             r.table,
             r.row,
             r.quantity,
             fmt_num(r.paper_value),
+            r.source.name(),
             fmt_num(r.model_value),
             r.ratio()
         ));
     }
     crate::outln("* outside 2%: see docs/HARDWARE.md for the cause");
+    crate::outln(
+        "= no evidence: the model's figure follows from the same formula as the paper's \
+         (--json gives the reason in same_formula)",
+    );
+    crate::outln(
+        "source: printed = the figure is printed in the paper; formula = computed from the paper's formula",
+    );
 }
 
 fn fmt_num(x: f64) -> String {

@@ -147,3 +147,139 @@ fn bad_input_is_one_line_and_status_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// Whether Icarus Verilog is installed (`bash scripts/test.sh` installs it).
+fn have_iverilog() -> bool {
+    Command::new("iverilog")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+        && Command::new("vvp").arg("-V").output().is_ok()
+}
+
+/// Generates the RTL of `design` for `bits`-bit moduli, simulates one
+/// exponentiation in Icarus and returns the testbench's one line.
+fn simulate(design: &str, bits: u64, extra: &[&str], n: &str, b: &str, e: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("redc-rtl-{}-{design}-{bits}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bits_s = bits.to_string();
+    let mut args = vec!["hw", "rtl", "--design", design, "--bits", &bits_s];
+    args.extend_from_slice(extra);
+    let dir_s = dir.to_str().unwrap().to_string();
+    args.extend_from_slice(&["-o", &dir_s]);
+    let o = redc(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut sources: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|f| f.unwrap().path().to_str().unwrap().to_string())
+        .filter(|p| p.ends_with(".v"))
+        .collect();
+    sources.sort();
+    assert!(
+        sources.iter().any(|p| p.ends_with("/tb.v")),
+        "no tb.v in {sources:?}"
+    );
+    let sim = dir.join("sim");
+    let c = Command::new("iverilog")
+        .args(["-g2005", "-o", sim.to_str().unwrap()])
+        .args(&sources)
+        .output()
+        .unwrap();
+    assert!(
+        c.status.success(),
+        "iverilog: {}",
+        String::from_utf8_lossy(&c.stderr)
+    );
+    let r = Command::new("vvp")
+        .args(["-n", sim.to_str().unwrap()])
+        .arg(format!("+modulus={n}"))
+        .arg(format!("+base={b}"))
+        .arg(format!("+exp={e}"))
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let out = String::from_utf8_lossy(&r.stdout).to_string();
+    let _ = std::fs::remove_dir_all(&dir);
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("VCD")).collect();
+    assert_eq!(lines.len(), 1, "exactly one line expected, got {out:?}");
+    lines[0].to_string()
+}
+
+/// The generated Verilog, simulated in Icarus, gives exactly the model's
+/// result (checked against num-bigint too) and cycle count.
+#[test]
+fn rtl_simulates_like_the_model() {
+    if !have_iverilog() {
+        eprintln!("SKIPPED: rtl_simulates_like_the_model: iverilog is not installed");
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(12);
+    // (design, modulus bits, exponent bits): sizes 8..1024, few cases to stay fast
+    let cases: [(&str, u64, u64); 7] = [
+        ("csa5to2", 8, 8),
+        ("csa5to2", 61, 20),
+        ("csa5to2", 256, 6),
+        ("csa5to2", 1024, 2),
+        ("csa4to2", 9, 9),
+        ("csa4to2", 100, 12),
+        ("csa4to2", 512, 3),
+    ];
+    for (design, bits, ebits) in cases {
+        let n = rng.gen_biguint(bits) | (BigUint::one() << (bits - 1)) | BigUint::one();
+        let base = rng.gen_biguint_below(&n);
+        let exp = rng.gen_biguint(ebits);
+        let (nh, bh, eh) = (n.to_str_radix(16), base.to_str_radix(16), exp.to_str_radix(16));
+        let v = json(&redc(&[
+            "hw",
+            "modexp",
+            "--design",
+            design,
+            "--modulus",
+            &nh,
+            "--base",
+            &bh,
+            "--exp",
+            &eh,
+            "--json",
+        ]));
+        let want = base.modpow(&exp, &n);
+        assert_eq!(hex_field(&v, "result"), want, "{design} {bits}");
+        let line = simulate(design, bits, &[], &nh, &bh, &eh);
+        assert_eq!(
+            line,
+            format!(
+                "result={} cycles={}",
+                want.to_str_radix(16),
+                v["cycles"].as_u64().unwrap()
+            ),
+            "{design} {bits}-bit n={nh} b={bh} e={eh}"
+        );
+    }
+}
+
+#[test]
+fn rtl_bad_arguments_exit_2() {
+    let dir = std::env::temp_dir().join(format!("redc-rtl-bad-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    for args in [
+        vec!["hw", "rtl", "--design", "nope", "--bits", "16", "-o", d],
+        vec!["hw", "rtl", "--design", "csa5to2", "--bits", "2", "-o", d],
+        vec![
+            "hw",
+            "rtl",
+            "--design",
+            "csa5to2",
+            "--bits",
+            "16",
+            "--radix-bits",
+            "4",
+            "-o",
+            d,
+        ],
+    ] {
+        let o = redc(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1, "{args:?}");
+        assert!(!dir.exists(), "no output for bad arguments");
+    }
+}

@@ -25,7 +25,7 @@
 //! Invariant of every CSA step: the integer sum of the two output vectors
 //! equals the sum of all inputs, divided by two; each output vector is
 //! therefore bounded by that sum, so a register of `w` bits never overflows
-//! as long as the sum stays below `2^w` (checked by `debug_assert!`).
+//! as long as the sum stays below `2^w` (checked by `assert!`, in release builds too: an overflow is a broken invariant of the model, never a wrong result).
 
 use num_bigint::BigUint;
 
@@ -47,7 +47,7 @@ impl BitVec {
     pub fn from_biguint(x: &BigUint, words: usize) -> Self {
         let mut v = Self::zero(words);
         for (i, d) in x.to_u64_digits().into_iter().enumerate() {
-            debug_assert!(i < v.words.len(), "value does not fit the register");
+            assert!(i < v.words.len(), "value does not fit the register");
             if i < v.words.len() {
                 v.words[i] = d;
             }
@@ -159,7 +159,7 @@ pub fn step_5to2(s: &mut CsPair, ai: bool, b: &CsPair, q: bool, n: &BitVec) {
         let u3 = (m3 << 1) | c3;
         c3 = m3 >> 63;
         if w == 0 {
-            debug_assert_eq!(t3 & 1, 0, "five-to-two sum must be even");
+            assert_eq!(t3 & 1, 0, "five-to-two sum must be even");
         } else {
             s1[w - 1] = (prev_t >> 1) | (t3 << 63);
             s2[w - 1] = (prev_u >> 1) | (u3 << 63);
@@ -169,7 +169,7 @@ pub fn step_5to2(s: &mut CsPair, ai: bool, b: &CsPair, q: bool, n: &BitVec) {
     }
     s1[len - 1] = prev_t >> 1;
     s2[len - 1] = prev_u >> 1;
-    debug_assert_eq!(c1 | c2 | c3, 0, "carry-save register overflow");
+    assert_eq!(c1 | c2 | c3, 0, "carry-save register overflow");
 }
 
 /// One clock of the four-to-two CSA (Alg. 3, eq. 6):
@@ -190,7 +190,7 @@ pub fn step_4to2(s: &mut CsPair, y: &BitVec, z: &BitVec) {
         let u2 = (m2 << 1) | c2;
         c2 = m2 >> 63;
         if w == 0 {
-            debug_assert_eq!(t2 & 1, 0, "four-to-two sum must be even");
+            assert_eq!(t2 & 1, 0, "four-to-two sum must be even");
         } else {
             s1[w - 1] = (prev_t >> 1) | (t2 << 63);
             s2[w - 1] = (prev_u >> 1) | (u2 << 63);
@@ -200,7 +200,7 @@ pub fn step_4to2(s: &mut CsPair, y: &BitVec, z: &BitVec) {
     }
     s1[len - 1] = prev_t >> 1;
     s2[len - 1] = prev_u >> 1;
-    debug_assert_eq!(c1 | c2, 0, "carry-save register overflow");
+    assert_eq!(c1 | c2, 0, "carry-save register overflow");
 }
 
 /// `CSR(x + y + z)` without the division: one level of full adders, used by
@@ -217,7 +217,7 @@ pub fn csa3(x: &BitVec, y: &BitVec, z: &BitVec) -> CsPair {
         c.words[w] = (m << 1) | cin;
         cin = m >> 63;
     }
-    debug_assert_eq!(cin, 0, "carry-save register overflow");
+    assert_eq!(cin, 0, "carry-save register overflow");
     CsPair { s, c }
 }
 
@@ -281,7 +281,7 @@ pub fn final_add_reduce(m: &CsPair, n: &BitVec, width: usize) -> (BigUint, u64) 
             diff.words[i / 64] |= 1 << (i % 64);
         }
     }
-    debug_assert!(!brfa.carry, "final addition overflowed its width");
+    assert!(!brfa.carry, "final addition overflowed its width");
     let out = if borrow { sum } else { diff };
     (out.to_biguint(), cycles)
 }

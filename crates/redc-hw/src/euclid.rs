@@ -15,7 +15,7 @@ use num_bigint::BigUint;
 /// (`x < 2^width`).  Returns the remainder and the clocks spent.
 pub fn reduce(x: &BigUint, m: &BigUint, width: u64) -> (BigUint, u64) {
     let k = m.bits();
-    debug_assert!(x.bits() <= width);
+    assert!(x.bits() <= width);
     if width < k {
         // the dividend is already narrower than the divisor: R[0] = x < M
         return (x.clone(), 0);

@@ -11,6 +11,36 @@
 //! Montgomery constant is therefore `R = 2^(k(m+2))` and the congruence holds
 //! modulo `M~`, hence modulo `M`.
 //!
+//! ## The top unit keeps its carry (fix of issue 12)
+//! Alg. 2 takes `r_i(m+2) = 0`: the top PU `j = m + 2` is assumed to produce
+//! no carry-out, i.e. every row `R_i < 2^(k(m+2))`.  The paper's conditions
+//! (`A, B < 2M~`, `4M~ < 2^(k(m+2))`) guarantee this for the *final* row
+//! only, not for the intermediate rows.  Row `i` computes
+//! `R_i = (R_(i−1) + q_i·M~)/2^k + a_i·B`, with `q_i, a_i <= 2^k − 1`.
+//! Put `T = 2^(k(m+1))`, so `M~ < T` (`M' < 2^k`, `M < 2^(km)`) and `B < 2T`.
+//!
+//! * **Where the claim fails.**  With `B` close to `2M~` (the squaring output
+//!   fed back as `B = Z`), `M~` close to `T` (top bits of `M` set) and
+//!   `a_i = 2^k − 1`, `R_i ≈ (2^k − 1)·2M~ + M~ ≈ 2^(k+1)·M~ ≈ 2·2^(k(m+2))`:
+//!   one or two bits above the top unit.  Dropping them is what made
+//!   `k = 2, 3, 4` return wrong results (issue 12's example is a test).
+//! * **Bound kept instead.**  Claim: `R_i < 3·2^(k(m+2)) = 3·2^k·T` for every
+//!   row.  `R_0 = a_0·B < 2^k·2T`.  If `R_(i−1) < 3·2^k·T` then
+//!   `R_i < 3T + T + (2^k − 1)·2T = (2^(k+1) + 2)·T <= 3·2^k·T` for `k >= 1`.
+//!   So the carry-out of PU `m + 2` (the sum of its `qMC`, `aB'C` and `C`
+//!   outputs, all of weight `2^(k(m+2))` in `R_i`) is `floor(R_i / 2^(k(m+2)))
+//!   <= 2`: two bits, below `2^k` for every `k >= 2`.  PU `m + 2` stores it
+//!   in a 2-bit register as digit `r_i(m+2)` and adds it, like any other
+//!   `r_(i−1)j`, when row `i + 1` passes.  No unit is added (`m` is unchanged)
+//!   and the schedule is unchanged, so eq. (1) still holds clock for clock.
+//! * **Final row.**  `R_(m+2) < A·B/2^(k(m+2)) + M~ < 4M~²/2^(k(m+2)) + M~ <
+//!   2M~` because `4M~ < 2^(k(m+2))` (`k >= 2`); so the final row's top
+//!   digit is 0 and results keep the width `k(m+1) + 1`.
+//!
+//! Any carry-out of PU `m + 2` above 3, a nonzero top digit in a final row,
+//! or a nonzero low digit at PU 0 breaks these proofs: the model returns
+//! [`HwError::Overflow`] (in release builds too) instead of a wrong number.
+//!
 //! A primitive operation `P_ij` (Definition 1) at processing unit `j`
 //! computes, on k-bit digits:
 //! `qMC:qMS = q_i·m~_j + qMC_in`, `aBC:aBS = a_i·b'_j + aBC_in`,
@@ -23,8 +53,9 @@
 //! * `m + 3` PUs; PU `j` owns column `j`: `m~_j` and `b'_j` (= digit `j − 1`
 //!   of `B`, `b'_0 = 0`), and, per context (MM, MS), digit `j` of the running
 //!   `R_(i−1)`.  Invariant: when row `i` reaches PU `j`, that digit was
-//!   written by row `i − 1` (at PU `j + 1`, one clock earlier or more) —
-//!   checked by `debug_assert!` through per-digit version tags.
+//!   written by row `i − 1` (at PU `j + 1`, one clock earlier or more; the
+//!   kept carry `r_(i−1)(m+2)` at PU `m + 2` itself) — checked through
+//!   per-digit version tags (an [`HwError::Overflow`] if it ever fails).
 //! * A row token (`q_i`, `a_i`, the carries `qMC`, `aB'C` and the 2-bit `C`)
 //!   enters PU 0 and moves one PU to the left per clock; rows of the
 //!   multiplication (MM, `P·Z`) and of the squaring (MS, `Z·Z`) of one
@@ -218,7 +249,13 @@ impl HrmPipeline {
     /// Runs `steps` exponent steps (or, with `exp = None`, one pass without
     /// write-back) with the A registers of the MM and MS contexts and the
     /// B register preloaded.  Returns the final-row digits and the clocks.
-    fn run(&self, a_mm: &BigUint, a_ms: &BigUint, b: &BigUint, exp: Option<&[bool]>) -> RunOut {
+    fn run(
+        &self,
+        a_mm: &BigUint,
+        a_ms: &BigUint,
+        b: &BigUint,
+        exp: Option<&[bool]>,
+    ) -> Result<RunOut, HwError> {
         let w = self.m + 3;
         let k = self.k;
         let mask = self.mask;
@@ -249,11 +286,11 @@ impl HrmPipeline {
         let mut inflight: std::collections::VecDeque<Tok> = std::collections::VecDeque::with_capacity(w + 2);
         let mut now: i64 = 0;
         if steps == 0 {
-            return RunOut {
+            return Ok(RunOut {
                 results: [a_mm.clone(), a_ms.clone()],
                 a_mm: a_mm.clone(),
                 cycles: 0,
-            };
+            });
         }
         loop {
             // ---- controller: issue at most one row into PU 0 ----
@@ -301,13 +338,15 @@ impl HrmPipeline {
             for t in inflight.iter_mut() {
                 let j = t.pu;
                 let bj = breg[j];
-                if t.step > 0 && j > 0 {
-                    debug_assert!(breg_v[j] == t.step - 1 && breg_t[j] < now, "b' hazard");
+                if t.step > 0 && j > 0 && !(breg_v[j] == t.step - 1 && breg_t[j] < now) {
+                    return Err(HwError::Overflow("hrm: b' register read before it was rewritten"));
                 }
                 let rin = if t.row == 0 {
                     0
                 } else {
-                    debug_assert!(j == w - 1 || r_tag[t.ctx][j] == (t.step, t.row - 1), "r hazard");
+                    if r_tag[t.ctx][j] != (t.step, t.row - 1) {
+                        return Err(HwError::Overflow("hrm: r digit read before it was written"));
+                    }
                     r[t.ctx][j]
                 };
                 let qm = t.q as u128 * self.mt_digits[j] as u128 + t.qmc as u128;
@@ -317,11 +356,19 @@ impl HrmPipeline {
                 t.abc = (ab >> k) as u64;
                 t.c = (sum >> k) as u64;
                 let rout = sum as u64 & mask;
+                if j == 0 && rout != 0 {
+                    return Err(HwError::Overflow("hrm: q_i did not clear the low digit"));
+                }
                 if j == w - 1 {
-                    debug_assert!(t.qmc == 0 && t.abc == 0 && t.c == 0, "row overflow");
+                    // the top unit keeps its carry-out as r_i(m+2) (module header: <= 2)
+                    let top = t.qmc as u128 + t.abc as u128 + t.c as u128;
+                    if top > 3 || (t.row == w - 1 && top != 0) {
+                        return Err(HwError::Overflow("hrm: carry-out of the top processing unit"));
+                    }
+                    r[t.ctx][j] = top as u64;
+                    r_tag[t.ctx][j] = (t.step, t.row);
                 }
                 if j == 0 {
-                    debug_assert_eq!(rout, 0, "q_i must clear the low digit");
                     continue;
                 }
                 let (c, d, v) = (t.ctx, j - 1, rout);
@@ -366,11 +413,11 @@ impl HrmPipeline {
         while now < last_final_write + 2 {
             now += 1;
         }
-        RunOut {
+        Ok(RunOut {
             results: [from_digits(&res[0], k), from_digits(&res[1], k)],
             a_mm: from_digits(&areg[0], k),
             cycles: now as u64,
-        }
+        })
     }
 
     fn r2_mod_mt(&self) -> BigUint {
@@ -384,15 +431,15 @@ impl HrmPipeline {
         let r2 = self.r2_mod_mt();
         let one = BigUint::from(1u32);
         // pre-processing pass: Z0 = base*R (MM slot), P0 = 1*R (MS slot)
-        let pre = self.run(base, &one, &r2, None);
+        let pre = self.run(base, &one, &r2, None)?;
         let z0 = pre.results[0].clone();
         let p0 = pre.results[1].clone();
         // main part
         let bits = crate::exponent_bits_lsb_first(exp);
-        let main = self.run(&p0, &z0, &z0, Some(&bits));
+        let main = self.run(&p0, &z0, &z0, Some(&bits))?;
         let p = if bits.is_empty() { p0 } else { main.a_mm.clone() };
         // post-processing pass: P*1*R^-1, then reduction modulo M
-        let post = self.run(&p, &BigUint::default(), &one, None);
+        let post = self.run(&p, &BigUint::default(), &one, None)?;
         let (result, red_cycles) =
             crate::euclid::reduce(&post.results[0], &self.modulus, self.result_width());
         Ok(HrmExpReport {
@@ -412,7 +459,7 @@ impl HrmPipeline {
     pub fn montmul(&self, a: &BigUint, b: &BigUint) -> Result<HrmMontmulReport, HwError> {
         crate::check_reduced(a, &self.modulus, "a")?;
         crate::check_reduced(b, &self.modulus, "b")?;
-        let pass = self.run(a, b, b, None);
+        let pass = self.run(a, b, b, None)?;
         let (result, red_cycles) =
             crate::euclid::reduce(&pass.results[0], &self.modulus, self.result_width());
         Ok(HrmMontmulReport {
@@ -429,10 +476,10 @@ impl HrmPipeline {
     /// in the Montgomery domain (`p0, z0 < 2M~`).  Returns the MM register
     /// after the loop (with `p0 ≡ R` and `z0 ≡ x·R`, `P ≡ x^exp·R (mod M~)`)
     /// and the clocks.
-    pub fn exp_loop(&self, p0: &BigUint, z0: &BigUint, exp: &BigUint) -> (BigUint, u64) {
+    pub fn exp_loop(&self, p0: &BigUint, z0: &BigUint, exp: &BigUint) -> Result<(BigUint, u64), HwError> {
         let bits = crate::exponent_bits_lsb_first(exp);
-        let out = self.run(p0, z0, z0, Some(&bits));
-        (out.a_mm, out.cycles)
+        let out = self.run(p0, z0, z0, Some(&bits))?;
+        Ok((out.a_mm, out.cycles))
     }
 }
 

@@ -34,6 +34,7 @@ pub mod formulas;
 pub mod hrm;
 pub mod qpipe;
 pub mod reproduce;
+pub mod rtl;
 pub mod window;
 
 /// Re-exported so that users (the `redc hw` command) name the same `BigUint`.
@@ -70,6 +71,10 @@ pub enum HwError {
         /// largest accepted value
         max: u32,
     },
+    /// A model's register overflowed or its schedule read a value before it
+    /// was written: a broken invariant of the model, reported as an error in
+    /// release builds too rather than a wrong result.
+    Overflow(&'static str),
 }
 
 impl fmt::Display for HwError {
@@ -88,6 +93,7 @@ impl fmt::Display for HwError {
                 f,
                 "quotient-pipelining depth {depth} is out of range (accepted: 0 to {max})"
             ),
+            HwError::Overflow(what) => write!(f, "internal overflow in the hardware model ({what})"),
         }
     }
 }

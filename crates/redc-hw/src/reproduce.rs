@@ -31,6 +31,61 @@ pub struct Row {
     pub paper_value: f64,
     /// the model's figure
     pub model_value: f64,
+    /// whether the paper's figure is printed in it or computed here from
+    /// its formula
+    pub source: Source,
+    /// set when the row is no evidence: the model's figure follows from the
+    /// same formula as the paper's (or the paper's from another row); the
+    /// reason
+    pub same_formula: Option<&'static str>,
+}
+
+/// Where a row's paper value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// the number is printed in the paper
+    Printed,
+    /// computed here from a formula the paper gives
+    Formula,
+}
+
+impl Source {
+    /// `printed` / `formula`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Printed => "printed",
+            Source::Formula => "formula",
+        }
+    }
+}
+
+/// Classifies a row by its paper, table and quantity (see docs/HARDWARE.md).
+fn classify(r: &Row) -> (Source, Option<&'static str>) {
+    match (r.paper, r.table.as_str(), r.quantity.as_str()) {
+        (SEED_004, "Table 4", _) | (SEED_004, "Table 1", _) => (Source::Formula, None),
+        (SEED_002, "eq. (1)", _) => (Source::Formula, None),
+        (SEED_002, "Table 1", "number of PUs") => (
+            Source::Printed,
+            Some("m + 3 PUs is the model's construction, not a measurement"),
+        ),
+        (SEED_002, "Table 1", _) => (
+            Source::Printed,
+            Some(
+                "the paper's Time is eq. (1) x Delay; the model's is its cycles (= eq. (1)) x the same Delay",
+            ),
+        ),
+        (SEED_002, "Table 3", _) => (
+            Source::Printed,
+            Some("the paper's 6353 is 1024 b / 157.4 us of Table 2, not a separate measurement"),
+        ),
+        (SEED_002, "section 5.4", _) => (
+            Source::Printed,
+            Some("the paper's 2251 is eq. (1) x Table 1's Delay at k = 2; so is the model's"),
+        ),
+        (SEED_003, "section 4.2", "expected modular products") => (Source::Formula, None),
+        (SEED_003, "section 8.1", _) => (Source::Formula, None),
+        _ => (Source::Printed, None),
+    }
 }
 
 impl Row {
@@ -53,6 +108,8 @@ fn row(paper: &'static str, table: &str, r: &str, q: &str, pv: f64, mv: f64) -> 
         quantity: q.to_string(),
         paper_value: pv,
         model_value: mv,
+        source: Source::Printed,
+        same_formula: None,
     }
 }
 
@@ -90,8 +147,10 @@ fn hrm_cycles(n_bits: u64, l: u64, k: u32, rng: &mut StdRng) -> (u64, usize) {
             let mt = pipe.m_tilde().clone();
             let z0 = rng.gen_biguint_below(&mt);
             let p0 = rng.gen_biguint_below(&mt);
-            let (_, cycles) = pipe.exp_loop(&p0, &z0, &e);
-            (cycles, pipe.units())
+            match pipe.exp_loop(&p0, &z0, &e) {
+                Ok((_, cycles)) => (cycles, pipe.units()),
+                Err(_) => (0, 0),
+            }
         }
         Err(_) => (0, 0),
     }
@@ -280,6 +339,19 @@ pub fn rows() -> Vec<Row> {
         1024.0 / (sig1024_us * 1e-6) / 1024.0,
     ));
 
+    // ---------------- 002: section 5.4 (k = 2, CRT) ----------------
+    // 1024-bit RSA with CRT: two 512-bit MEs with 512-bit exponents in
+    // parallel, k = 2, Table 1's delay of 1.67 ns.
+    let (c, _) = hrm_cycles(512, 512, 2, &mut rng);
+    out.push(row(
+        SEED_002,
+        "section 5.4",
+        "1024-bit RSA with CRT, k = 2, 1.67 ns",
+        "rate (Kb/s, K = 1024)",
+        2251.0,
+        1024.0 / (c as f64 * 1.67e-9) / 1024.0,
+    ));
+
     // ---------------- 003: section 4.2 ----------------
     for (k, p_paper, per_bit) in [(256u64, 5u32, 1.24), (512, 6, 1.22)] {
         let (p, mean) = crate::window::optimum(k, 10, 4000, &mut rng);
@@ -326,6 +398,9 @@ pub fn rows() -> Vec<Row> {
             (k as f64).log2(),
             mean,
         ));
+    }
+    for r in out.iter_mut() {
+        (r.source, r.same_formula) = classify(r);
     }
     out
 }
