@@ -246,3 +246,59 @@ fn backends_agree_on_random_inputs() {
         }
     }
 }
+
+/// The known answers through the batch path (`raw_private_many`,
+/// `sign_pkcs1v15_batch`): every key's vectors, repeated to fill eight-lane
+/// groups (keys whose primes have at most 24 radix-2^52 digits, i.e. up to
+/// RSA-2048, run four operations per eight-lane IFMA run where the CPU has
+/// it), all keys mixed in one call, the out-of-range inputs among them.
+#[test]
+fn known_answers_through_the_batch_path() {
+    let keys = parse();
+    let loaded: Vec<RsaPrivateKey> = keys.iter().map(load).collect();
+    let mut rng = redc::rsa::os_rng();
+    // (key, input, expected: Some(output) or None for "refused as out of range")
+    let mut ops: Vec<(&RsaPrivateKey, &[u8], Option<&[u8]>)> = Vec::new();
+    for round in 0..3 {
+        for (k, key) in keys.iter().zip(&loaded) {
+            for (c, m) in k.all("raw_c").into_iter().zip(k.all("raw_m")) {
+                ops.push((key, c, Some(m)));
+            }
+            if round == 1 {
+                for c in k.all("reject") {
+                    ops.push((key, c, None));
+                }
+            }
+        }
+    }
+    let inputs: Vec<(&RsaPrivateKey, &[u8])> = ops.iter().map(|(k, c, _)| (*k, *c)).collect();
+    let got = redc::rsa::raw_private_many(&mut rng, &inputs);
+    assert_eq!(got.len(), ops.len());
+    for (i, ((_, c, want), got)) in ops.iter().zip(&got).enumerate() {
+        match want {
+            Some(m) => assert_eq!(
+                hex::encode(&**got.as_ref().unwrap_or_else(|e| panic!("batch op {i}: {e}"))),
+                hex::encode(m),
+                "batch op {i}: c^d mod n for c = {}",
+                hex::encode(c)
+            ),
+            None => assert_eq!(got.as_ref().map(|_| ()), Err(&Error::OutOfRange), "batch op {i}"),
+        }
+    }
+    // Signatures, one key per call, each key's messages repeated to eight.
+    for (k, key) in keys.iter().zip(&loaded) {
+        let pairs: Vec<(&[u8], &[u8])> = k.all("sign_msg").into_iter().zip(k.all("sign_sha256")).collect();
+        let many: Vec<(&[u8], &[u8])> = pairs.iter().cycle().take(8.max(pairs.len())).copied().collect();
+        let digests: Vec<Vec<u8>> = many.iter().map(|(msg, _)| HashAlg::Sha256.digest(msg)).collect();
+        let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+        let sigs = key.sign_pkcs1v15_batch(&mut rng, HashAlg::Sha256, &refs);
+        for ((_, want), got) in many.iter().zip(&sigs) {
+            assert_eq!(
+                hex::encode(got.as_ref().unwrap()),
+                hex::encode(want),
+                "{}: batch signature",
+                k.name
+            );
+        }
+    }
+}
