@@ -247,6 +247,10 @@ fn backends_agree_on_random_inputs() {
     }
 }
 
+/// A batch operation: key, input, and the expected output (None: refused as
+/// out of range).
+type BatchCase<'a> = (&'a RsaPrivateKey, &'a [u8], Option<&'a [u8]>);
+
 /// The known answers through the batch path (`raw_private_many`,
 /// `sign_pkcs1v15_batch`): every key's vectors, repeated to fill eight-lane
 /// groups (keys whose primes have at most 24 radix-2^52 digits, i.e. up to
@@ -257,8 +261,7 @@ fn known_answers_through_the_batch_path() {
     let keys = parse();
     let loaded: Vec<RsaPrivateKey> = keys.iter().map(load).collect();
     let mut rng = redc::rsa::os_rng();
-    // (key, input, expected: Some(output) or None for "refused as out of range")
-    let mut ops: Vec<(&RsaPrivateKey, &[u8], Option<&[u8]>)> = Vec::new();
+    let mut ops: Vec<BatchCase> = Vec::new();
     for round in 0..3 {
         for (k, key) in keys.iter().zip(&loaded) {
             for (c, m) in k.all("raw_c").into_iter().zip(k.all("raw_m")) {
