@@ -313,35 +313,15 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
 /// The batch path's suite: one group of four operations in the eight lanes
 /// of the batch kernel (`raw_private_batch`; at 2048 bits the group runs in
 /// the eight-lane IFMA kernel where the CPU has it), operation 0's input
-/// varied by class (its two lanes, p and q), the other three operations
-/// (six lanes) on one fixed input.
+/// drawn from the private suite's classes (its two lanes, p and q), the
+/// other three operations (six lanes) on one fixed input.
 fn batch_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
-    let k = key.size();
-    let n = key.public_key().n_bytes();
-    let others = random_below_n(rng, k);
-    let random = (0..POOL).map(|_| random_below_n(rng, k)).collect();
-    let fixed = random_below_n(rng, k);
+    let others = random_below_n(rng, key.size());
+    let single = private_suite(key, rng);
     Suite {
         name: "batch",
-        classes: vec![
-            Class {
-                name: "random",
-                inputs: random,
-            },
-            Class {
-                name: "fixed",
-                inputs: copies(fixed),
-            },
-            Class {
-                name: "zero",
-                inputs: copies(be_small(0, k)),
-            },
-            Class {
-                name: "n-1",
-                inputs: copies(n_minus_1(&n, k)),
-            },
-        ],
-        pairs: vec![(1, 0), (2, 0), (3, 0)],
+        classes: single.classes,
+        pairs: single.pairs,
         op: Box::new(move |x| {
             let group: [&[u8]; 4] = [x, &others, &others, &others];
             let _ = black_box(key.raw_private_batch(&mut os_rng(), black_box(&group)));
