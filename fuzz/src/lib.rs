@@ -13,7 +13,7 @@
 //! This file uses only redc's and redc-cli's public API.
 
 use redc::hash::HashAlg;
-use redc::keyfile::{decode_private_key, decode_public_key};
+use redc::keyfile::decode_public_key;
 use redc::padding::{self, SaltLen};
 use redc::rsa::{RsaPrivateKey, RsaPublicKey, os_rng};
 use std::sync::OnceLock;
@@ -49,38 +49,10 @@ fn hash_of(selector: u8) -> HashAlg {
     HASHES[usize::from(selector) % HASHES.len()]
 }
 
-/// Known panics of code owned by another item of issue 14, skipped by the
-/// fuzz targets (so that the test command does not fail on them while the
-/// fix is pending) but replayed, unfiltered, by the regression test, which
-/// reports them as pending until they stop panicking:
-///
-/// - item 1: a private key with p or q equal to 0 or 1 ("p = 1, q = n")
-///   panics with a division by zero in `RsaPrivateKey::from_components`.
-///
-/// Returns true when `data` decodes to such a key. Remove the filter (make
-/// this return false) once item 1 has landed.
-pub fn known_pending_private_key(data: &[u8]) -> bool {
-    match decode_private_key(data) {
-        Ok(c) => {
-            let tiny = |v: &[u8]| v.iter().rev().skip(1).all(|&b| b == 0) && v.last().is_none_or(|&b| b <= 1);
-            tiny(&c.p) || tiny(&c.q)
-        }
-        Err(_) => false,
-    }
-}
-
 /// Target `private_key`: any bytes as a private key file (PKCS#8 or PKCS#1,
 /// PEM or DER, detected), then, if it loads, one private operation with it
 /// checked by the public one, and its re-encoding read back.
 pub fn private_key(data: &[u8]) {
-    if known_pending_private_key(data) {
-        return;
-    }
-    private_key_unfiltered(data);
-}
-
-/// [`private_key`] without the filter of known pending panics.
-pub fn private_key_unfiltered(data: &[u8]) {
     let _ = RsaPublicKey::from_key_file(data);
     let Ok(key) = RsaPrivateKey::from_key_file(data) else {
         return;

