@@ -78,3 +78,111 @@ fn mixed_keys_and_bad_inputs_fail_alone_in_input_order() {
         }
     }
 }
+
+/// The threaded form: byte for byte the one-thread signatures at every
+/// length and thread count (deterministic PKCS#1 v1.5), in input order.
+#[test]
+fn threaded_batch_equals_single_signatures() {
+    let key = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+    for len in [0usize, 1, 7, 8, 9, 17] {
+        let ds = digests(len);
+        let refs: Vec<&[u8]> = ds.iter().map(|d| &d[..]).collect();
+        for threads in [0usize, 1, 2, 3] {
+            let sigs = key.sign_pkcs1v15_batch_threads(HashAlg::Sha256, &refs, threads);
+            assert_eq!(sigs.len(), len);
+            for (d, s) in ds.iter().zip(&sigs) {
+                assert_eq!(
+                    *s.as_ref().unwrap(),
+                    key.sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, d).unwrap(),
+                    "batch of {len}, {threads} threads"
+                );
+            }
+        }
+    }
+}
+
+/// Threaded raw operations on mixed keys: each result is its own key's
+/// private operation on its own input, a bad input failing alone.
+#[test]
+fn threaded_raw_operations_on_mixed_keys() {
+    let a = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+    let b = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    let xs: Vec<(&RsaPrivateKey, Vec<u8>)> = (0..13u8)
+        .map(|i| {
+            let key = if i % 4 == 1 { &b } else { &a };
+            let mut x = vec![0u8; key.size()];
+            x[2] = i + 1;
+            x[key.size() - 1] = i;
+            (key, x)
+        })
+        .collect();
+    let bad = vec![0xffu8; a.size()];
+    let mut ops: Vec<(&RsaPrivateKey, &[u8])> = xs.iter().map(|(k, x)| (*k, &x[..])).collect();
+    ops.insert(6, (&a, &bad));
+    let out = redc::rsa::raw_private_many_threads(&ops, 2);
+    assert_eq!(out.len(), ops.len());
+    for (k, ((key, x), y)) in ops.iter().zip(&out).enumerate() {
+        if k == 6 {
+            assert_eq!(y.as_ref().unwrap_err(), &Error::OutOfRange);
+        } else {
+            assert_eq!(
+                key.public_key().raw_public(y.as_ref().unwrap()).unwrap(),
+                *x,
+                "operation {k}"
+            );
+        }
+    }
+}
+
+/// PSS through the batch path, one thread and two: every signature
+/// verifies with its own digest only, with the salt length asked for, and
+/// no two salts repeat.
+#[test]
+fn pss_batch_signatures_verify_with_their_digest() {
+    use redc::padding::SaltLen;
+    let key = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+    let public = key.public_key();
+    let ds = digests(9);
+    let refs: Vec<&[u8]> = ds.iter().map(|d| &d[..]).collect();
+    let one = key.sign_pss_batch(&mut os_rng(), HashAlg::Sha256, &refs, Some(20));
+    let two = key.sign_pss_batch_threads(HashAlg::Sha256, &refs, Some(20), 2);
+    for sigs in [&one, &two] {
+        assert_eq!(sigs.len(), ds.len());
+        for (k, s) in sigs.iter().enumerate() {
+            let s = s.as_ref().unwrap();
+            public
+                .verify_pss(HashAlg::Sha256, &ds[k], s, SaltLen::Exact(20))
+                .unwrap();
+            assert!(
+                public
+                    .verify_pss(HashAlg::Sha256, &ds[(k + 1) % 9], s, SaltLen::Auto)
+                    .is_err()
+            );
+        }
+    }
+    let mut all: Vec<&Vec<u8>> = one.iter().chain(&two).map(|s| s.as_ref().unwrap()).collect();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), 18, "PSS signatures repeat: salts are not fresh");
+}
+
+/// The typed keys' batch method: PKCS#1 v1.5 equal to one-at-a-time
+/// signing, and PSS signatures verifying with their own message only.
+#[test]
+fn typed_keys_sign_batches() {
+    use signature::{Signer, Verifier};
+    let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    let msgs: Vec<Vec<u8>> = (0..9u8).map(|i| vec![i; i as usize * 7]).collect();
+    let refs: Vec<&[u8]> = msgs.iter().map(|m| &m[..]).collect();
+    let signer = redc::rsa::pkcs1v15::SigningKey::<sha2::Sha256>::new(key.clone());
+    for (m, s) in msgs.iter().zip(signer.sign_batch(&refs)) {
+        assert_eq!(s.unwrap(), signer.sign(m));
+    }
+    let pss = redc::rsa::pss::SigningKey::<sha2::Sha256>::new(key);
+    let sigs = pss.sign_batch(&refs);
+    for (k, s) in sigs.iter().enumerate() {
+        let s = s.as_ref().unwrap();
+        assert!(pss.verifying_key().verify(&msgs[k], s).is_ok());
+        assert!(pss.verifying_key().verify(b"other", s).is_err());
+    }
+}

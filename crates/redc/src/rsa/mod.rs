@@ -16,6 +16,7 @@ pub mod prime;
 mod private;
 mod public;
 mod schemes;
+mod threads;
 mod traits;
 
 pub use batch::raw_private_many;
@@ -23,6 +24,7 @@ pub use error::Error;
 pub use files::KeyLoadError;
 pub use private::{MIN_PRIME_BITS, PrivateComponents, RsaPrivateKey};
 pub use public::{MAX_BITS, MAX_PUBEXP_BITS, MIN_BITS, RsaPublicKey, SMALL_MODULUS_BITS};
+pub use threads::{raw_private_many_threads, thread_count};
 pub use traits::{
     Pkcs1v15, Pss, RsaHash, Signature, SignatureScheme, SigningKey, VerifyingKey, pkcs1v15, pss,
 };

@@ -78,6 +78,20 @@ impl RsaPrivateKey {
         digest: &[u8],
         salt_len: Option<usize>,
     ) -> Result<Vec<u8>, Error> {
+        let x = self.encode_pss_signature(rng, hash, digest, salt_len)?;
+        Ok(self.raw_private(rng, &x)?.to_vec())
+    }
+
+    /// EMSA-PSS of `digest` with a fresh random salt (`None`: the hash
+    /// length), as k bytes (a leading zero byte when emBits is a multiple
+    /// of 8).
+    pub(crate) fn encode_pss_signature<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        digest: &[u8],
+        salt_len: Option<usize>,
+    ) -> Result<Vec<u8>, Error> {
         check_digest(hash, digest)?;
         let em_bits = self.bits() - 1;
         let salt_len = salt_len.unwrap_or(hash.output_len());
@@ -85,7 +99,7 @@ impl RsaPrivateKey {
             padding::emsa_pss_encode_random(hash, digest, salt_len, em_bits, rng).map_err(encoding_error)?;
         let mut x = vec![0u8; self.size() - em.len()];
         x.extend_from_slice(&em);
-        Ok(self.raw_private(rng, &x)?.to_vec())
+        Ok(x)
     }
 
     /// RSAES-OAEP decryption (RFC 8017 7.1.2): label hash and MGF1 with

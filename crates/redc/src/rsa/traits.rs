@@ -135,6 +135,16 @@ pub trait SignatureScheme {
     ) -> Result<Vec<u8>, Error>;
     /// Verify a signature over a message digest made with `hash`.
     fn verify(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error>;
+    /// Sign many digests, in input order, through the batch path where the
+    /// scheme has one (default: one at a time).
+    fn sign_batch<R: CryptoRng + ?Sized>(
+        key: &RsaPrivateKey,
+        rng: &mut R,
+        hash: HashAlg,
+        digests: &[&[u8]],
+    ) -> Vec<Result<Vec<u8>, Error>> {
+        digests.iter().map(|d| Self::sign(key, rng, hash, d)).collect()
+    }
 }
 
 /// RSASSA-PKCS1-v1_5 (deterministic).
@@ -174,6 +184,14 @@ impl SignatureScheme for Pkcs1v15 {
     fn verify(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
         key.verify_pkcs1v15(hash, digest, sig)
     }
+    fn sign_batch<R: CryptoRng + ?Sized>(
+        key: &RsaPrivateKey,
+        rng: &mut R,
+        hash: HashAlg,
+        digests: &[&[u8]],
+    ) -> Vec<Result<Vec<u8>, Error>> {
+        key.sign_pkcs1v15_batch(rng, hash, digests)
+    }
 }
 
 impl SignatureScheme for Pss {
@@ -187,6 +205,14 @@ impl SignatureScheme for Pss {
     }
     fn verify(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<(), Error> {
         key.verify_pss(hash, digest, sig, crate::padding::SaltLen::Auto)
+    }
+    fn sign_batch<R: CryptoRng + ?Sized>(
+        key: &RsaPrivateKey,
+        rng: &mut R,
+        hash: HashAlg,
+        digests: &[&[u8]],
+    ) -> Vec<Result<Vec<u8>, Error>> {
+        key.sign_pss_batch(rng, hash, digests, None)
     }
 }
 
@@ -263,6 +289,54 @@ impl<D: RsaHash, S: SignatureScheme> SigningKey<D, S> {
     /// ```
     pub fn key(&self) -> &RsaPrivateKey {
         &self.key
+    }
+
+    /// Hash and sign many messages through the batch path (eight-lane
+    /// kernel where the CPU and key size allow); randomness from the OS
+    /// generator; one result per message, in input order.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng, pkcs1v15::SigningKey};
+    /// use signature::{Signer, Verifier};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
+    /// let msgs: [&[u8]; 5] = [b"a", b"b", b"c", b"d", b"e"];
+    /// let sigs = signer.sign_batch(&msgs);
+    /// assert_eq!(sigs[3].as_ref().unwrap(), &signer.sign(b"d"));
+    /// ```
+    pub fn sign_batch(&self, msgs: &[&[u8]]) -> Vec<signature::Result<Signature>> {
+        self.sign_batch_with_rng(&mut crate::rsa::os_rng(), msgs)
+    }
+
+    /// [`SigningKey::sign_batch`] with randomness (blinding, PSS salts)
+    /// from `rng`; if `rng` fails, every result is an error.
+    ///
+    /// ```
+    /// use redc::rsa::{keygen, os_rng, pss::SigningKey};
+    /// use signature::Verifier;
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let signer = SigningKey::<sha2::Sha256>::new(key);
+    /// let msgs: [&[u8]; 3] = [b"x", b"y", b"z"];
+    /// let sigs = signer.sign_batch_with_rng(&mut os_rng(), &msgs);
+    /// assert!(signer.verifying_key().verify(b"y", sigs[1].as_ref().unwrap()).is_ok());
+    /// ```
+    pub fn sign_batch_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msgs: &[&[u8]],
+    ) -> Vec<signature::Result<Signature>> {
+        let digests: Vec<Vec<u8>> = msgs.iter().map(|m| D::ALG.digest(m)).collect();
+        let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+        let mut rng = Fallible::new(rng);
+        let sigs = S::sign_batch(&self.key, &mut rng, D::ALG, &refs);
+        let failed = rng.failed();
+        sigs.into_iter()
+            .map(|r| match r {
+                Ok(_) if failed => Err(signature::Error::new()),
+                Ok(sig) => Ok(Signature(sig.into())),
+                Err(e) => Err(sig_error(e)),
+            })
+            .collect()
     }
 }
 
