@@ -11,6 +11,7 @@ mod hw;
 mod io;
 mod mont;
 mod rsa_cmds;
+mod sign_many;
 mod speed;
 
 use clap::{Parser, Subcommand};

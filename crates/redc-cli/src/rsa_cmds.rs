@@ -52,22 +52,34 @@ pub struct PuboutArgs {
 pub struct SignArgs {
     /// Private key file, PEM or DER.
     #[arg(long)]
-    key: String,
+    pub(crate) key: String,
     /// Hash: sha256, sha384 or sha512.
     #[arg(long, default_value = "sha256")]
-    hash: String,
+    pub(crate) hash: String,
     /// Signature scheme.
     #[arg(long, default_value = "pkcs1", value_parser = ["pkcs1", "pss"])]
-    scheme: String,
+    pub(crate) scheme: String,
     /// PSS salt length in bytes (default: the hash length).
     #[arg(long)]
-    salt_len: Option<usize>,
-    /// File to sign (`-` for stdin).
-    #[arg(long = "in")]
-    input: String,
+    pub(crate) salt_len: Option<usize>,
+    /// File to sign (`-` for stdin); several files with --out-dir.
+    #[arg(long = "in", num_args = 1.., required = true)]
+    pub(crate) input: Vec<String>,
     /// Signature output (`-` for stdout).
-    #[arg(short = 'o', long = "out")]
-    out: String,
+    #[arg(
+        short = 'o',
+        long = "out",
+        required_unless_present = "out_dir",
+        conflicts_with = "out_dir"
+    )]
+    out: Option<String>,
+    /// Sign every --in file at once (batch path, all cores), writing
+    /// DIR/NAME.sig for each; a file that fails, fails alone (exit 2 at the end).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out_dir: Option<String>,
+    /// Threads for --out-dir (default: every core).
+    #[arg(long, value_name = "N")]
+    pub(crate) threads: Option<usize>,
 }
 
 /// Arguments of `redc verify`.
@@ -122,7 +134,7 @@ fn finish(context: &str, r: CmdResult) -> i32 {
     r.unwrap_or_else(|message| crate::fail(context, message))
 }
 
-fn parse_hash(name: &str) -> Result<HashAlg, String> {
+pub(crate) fn parse_hash(name: &str) -> Result<HashAlg, String> {
     HashAlg::from_name(name).ok_or_else(|| {
         format!(
             "unknown hash '{}' (use sha1, sha256, sha384 or sha512)",
@@ -131,7 +143,7 @@ fn parse_hash(name: &str) -> Result<HashAlg, String> {
     })
 }
 
-fn load_private(path: &str) -> Result<RsaPrivateKey, String> {
+pub(crate) fn load_private(path: &str) -> Result<RsaPrivateKey, String> {
     // The file holds the key's secrets (base64 or DER): wiped after parsing.
     let bytes = zeroize::Zeroizing::new(read_input(path)?);
     RsaPrivateKey::from_key_file(&bytes).map_err(|e| format!("'{}': {e}", quote_untrusted(path)))
@@ -214,7 +226,7 @@ pub fn pubout(args: PuboutArgs) -> i32 {
     )
 }
 
-fn digest_of(hash: HashAlg, path: &str) -> Result<Vec<u8>, String> {
+pub(crate) fn digest_of(hash: HashAlg, path: &str) -> Result<Vec<u8>, String> {
     let mut hasher = hash.hasher();
     stream_input(path, |chunk| hasher.update(chunk))?;
     Ok(hasher.finalize())
@@ -225,32 +237,53 @@ pub fn sign(args: SignArgs) -> i32 {
     finish(
         "sign",
         (|| {
-            let hash = parse_hash(&args.hash)?;
-            if hash == HashAlg::Sha1 {
-                return Err(
-                    "SHA-1 is accepted for verification only; sign with sha256, sha384 or sha512".into(),
-                );
+            let hash = sign_hash(&args)?;
+            if let Some(dir) = &args.out_dir {
+                return crate::sign_many::run(&args, hash, dir);
             }
-            if args.salt_len.is_some() && args.scheme != "pss" {
-                return Err("--salt-len applies to --scheme pss only".into());
+            if args.threads.is_some() {
+                return Err("--threads applies to --out-dir only".into());
             }
+            let [input] = &args.input[..] else {
+                return Err("several --in files need --out-dir DIR".into());
+            };
+            let Some(out) = &args.out else {
+                return Err("-o/--out is required".into());
+            };
             let key = load_private(&args.key)?;
-            let digest = digest_of(hash, &args.input)?;
+            let digest = digest_of(hash, input)?;
             let mut rng = os_rng();
             let sig = match args.scheme.as_str() {
                 "pss" => key.sign_pss(&mut rng, hash, &digest, args.salt_len),
                 _ => key.sign_pkcs1v15(&mut rng, hash, &digest),
             }
-            .map_err(|e| match e {
-                RsaError::MessageTooLong => {
-                    format!("the key is too small for {} with this salt length", hash.name())
-                }
-                other => other.to_string(),
-            })?;
-            write_output(&args.out, &sig, Secrecy::Public)?;
+            .map_err(|e| sign_error(hash, e))?;
+            write_output(out, &sig, Secrecy::Public)?;
             Ok(0)
         })(),
     )
+}
+
+/// The signing hash, with the checks every form of `sign` makes.
+fn sign_hash(args: &SignArgs) -> Result<HashAlg, String> {
+    let hash = parse_hash(&args.hash)?;
+    if hash == HashAlg::Sha1 {
+        return Err("SHA-1 is accepted for verification only; sign with sha256, sha384 or sha512".into());
+    }
+    if args.salt_len.is_some() && args.scheme != "pss" {
+        return Err("--salt-len applies to --scheme pss only".into());
+    }
+    Ok(hash)
+}
+
+/// The message for a signing error.
+pub(crate) fn sign_error(hash: HashAlg, e: RsaError) -> String {
+    match e {
+        RsaError::MessageTooLong => {
+            format!("the key is too small for {} with this salt length", hash.name())
+        }
+        other => other.to_string(),
+    }
 }
 
 /// `redc verify`: prints `Verified OK` (status 0) or `Verification failure` (status 1).

@@ -1,0 +1,82 @@
+//! `redc sign --in FILE... --out-dir DIR`: many files, one key, every core.
+//!
+//! Each file is hashed, then all digests are signed at once through the
+//! library's threaded batch path (eight-lane kernel where the CPU and the key
+//! size allow it), and each signature is written to DIR/NAME.sig, NAME being
+//! the input's file name. A file that cannot be read, or whose name another
+//! input already took, fails alone with its own line on stderr; the others
+//! are still signed, and the exit status is 2 if any failed. Signature files
+//! are written through a temporary file and renamed, so none is partial.
+
+use crate::io::{Secrecy, write_output};
+use crate::rsa_cmds::{SignArgs, digest_of, load_private, sign_error};
+use redc::hash::HashAlg;
+use redc::keyfile::quote_untrusted;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Sign every `--in` file into `dir`; the exit status (0, or 2 if any failed).
+pub fn run(args: &SignArgs, hash: HashAlg, dir: &str) -> Result<i32, String> {
+    let dir_path = Path::new(dir);
+    if !dir_path.is_dir() {
+        std::fs::create_dir_all(dir_path)
+            .map_err(|e| format!("--out-dir '{}': cannot create: {e}", quote_untrusted(dir)))?;
+    }
+    let key = load_private(&args.key)?;
+    let mut failed = 0usize;
+    let mut fail = |line: String| {
+        eprintln!("redc sign: {line}");
+        failed += 1;
+    };
+    let named = |path: &str, why: &str| format!("'{}': {why}", quote_untrusted(path));
+    // (input path, output path, digest) of each input that could be read.
+    let mut jobs: Vec<(&str, String, Vec<u8>)> = Vec::new();
+    let mut taken = HashSet::new();
+    for path in &args.input {
+        if path == "-" {
+            fail(named(path, "stdin cannot be signed with --out-dir (name a file)"));
+            continue;
+        }
+        let Some(name) = Path::new(path).file_name() else {
+            fail(named(path, "not a file name"));
+            continue;
+        };
+        let out = dir_path.join(format!("{}.sig", name.to_string_lossy()));
+        let out = out.to_string_lossy().into_owned();
+        if !taken.insert(out.clone()) {
+            fail(named(
+                path,
+                &format!("another input already writes '{}'", quote_untrusted(&out)),
+            ));
+            continue;
+        }
+        match digest_of(hash, path) {
+            Ok(d) => jobs.push((path, out, d)),
+            // digest_of's message already names the file.
+            Err(e) => fail(e),
+        }
+    }
+    let digests: Vec<&[u8]> = jobs.iter().map(|(_, _, d)| &d[..]).collect();
+    let threads = args.threads.unwrap_or(0);
+    let sigs = match args.scheme.as_str() {
+        "pss" => key.sign_pss_batch_threads(hash, &digests, args.salt_len, threads),
+        _ => key.sign_pkcs1v15_batch_threads(hash, &digests, threads),
+    };
+    for ((path, out, _), sig) in jobs.iter().zip(sigs) {
+        let written = sig
+            .map_err(|e| sign_error(hash, e))
+            .and_then(|s| write_output(out, &s, Secrecy::Public));
+        if let Err(e) = written {
+            fail(named(path, &e));
+        }
+    }
+    if failed > 0 {
+        eprintln!(
+            "redc sign: {failed} of {} files failed; the others are signed in '{}'",
+            args.input.len(),
+            quote_untrusted(dir)
+        );
+        return Ok(2);
+    }
+    Ok(0)
+}
