@@ -530,6 +530,28 @@ fn ifma_mb8_matches_portable_every_size() {
                 }
                 assert_eq!(got[l], want, "mb8 lane {l}, {bits} bits, {iters} iterations");
             }
+            // The dedicated squaring, where it exists, against the portable
+            // product of a with itself.
+            if let Some(got) = x86::sqr52_mb8(mr, ar, iters) {
+                for l in 0..8 {
+                    let md = mods[l].radix52();
+                    let mut want = a[l].clone();
+                    for _ in 0..iters {
+                        let mut t = vec![0u64; d];
+                        portable52::amm_mul(&mut t, &want, &want, &md.m, md.k0);
+                        want = t;
+                    }
+                    assert_eq!(
+                        got[l], want,
+                        "mb8 squaring lane {l}, {bits} bits, {iters} iterations"
+                    );
+                }
+            } else {
+                assert!(
+                    d > redc::arch::x86_64::ifma_mb8::REG_MAX_D,
+                    "no squaring at {d} digits"
+                );
+            }
         }
     }
 }

@@ -721,6 +721,40 @@ pub fn amm52_mb8(
     }))
 }
 
+/// Eight-lane dedicated squarings ([`ifma_mb8::sqr`], at most
+/// [`ifma_mb8::REG_MAX_D`] digits) repeated `iters` times (a -> a^2 R^-1),
+/// for differential tests and benchmarks. None on wrong lengths, digit
+/// counts above the limit, or without IFMA.
+pub fn sqr52_mb8(
+    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    a: [&[u64]; ifma_mb8::LANES],
+    iters: usize,
+) -> Option<Vec<Vec<u64>>> {
+    let d = moduli[0].m.d;
+    if !ifma_available() || iters == 0 || d > ifma_mb8::REG_MAX_D || moduli.iter().any(|m| m.m.d != d) {
+        return None;
+    }
+    if a.iter()
+        .any(|x| x.len() != d || x.iter().any(|&v| v > portable52::MASK))
+    {
+        return None;
+    }
+    Some(with_nr!(d / 4, NR => {
+        const D: usize = 4 * NR;
+        let mm = ifma_mb8::Mb8Mod::<D>::new(moduli.map(|m| &m.m));
+        let mut x = ifma_mb8::Mb8::<D>::from_lanes(&a);
+        let mut y = ifma_mb8::Mb8::<D>::ZERO;
+        let mut scratch = ifma_mb8::Scratch::new();
+        for _ in 0..iters {
+            // SAFETY: ifma_available() was checked above; D <= REG_MAX_D
+            // (d was checked, and D = d).
+            unsafe { ifma_mb8::sqr::<D>(&mut y, &x, &mm, &mut scratch) };
+            x = y;
+        }
+        (0..ifma_mb8::LANES).map(|l| x.lane(l)).collect()
+    }))
+}
+
 /// MULX/ADX Montgomery multiplication with the portable `mont::Kernel`
 /// signature (R = 2^(64 s)): `out = a b R^-1 mod n`, fully reduced.
 /// Panics on wrong lengths (programming contract) or when BMI2/ADX are absent;
