@@ -641,3 +641,98 @@ fn provider_is_ring_default_with_redc_keys() {
     assert!(format!("{:?}", redc.key_provider).starts_with("RedcKeyProvider"));
     assert!(!format!("{:?}", ring.key_provider).contains("Redc"));
 }
+
+// ---------------------------------------------------------------------------
+// Counting redc's verifications
+
+/// One of redc's algorithms, with a call counter.
+#[derive(Debug)]
+struct Counted {
+    inner: &'static dyn SignatureVerificationAlgorithm,
+    calls: AtomicUsize,
+}
+
+impl SignatureVerificationAlgorithm for Counted {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), rustls::pki_types::InvalidSignature> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        self.inner.verify_signature(public_key, message, signature)
+    }
+    fn public_key_alg_id(&self) -> rustls::pki_types::AlgorithmIdentifier {
+        self.inner.public_key_alg_id()
+    }
+    fn signature_alg_id(&self) -> rustls::pki_types::AlgorithmIdentifier {
+        self.inner.signature_alg_id()
+    }
+}
+
+/// Every one of redc's algorithms, counted; used by one test only.
+static COUNTED: LazyLock<Vec<Counted>> = LazyLock::new(|| {
+    verify::ALL
+        .iter()
+        .map(|&inner| Counted {
+            inner,
+            calls: AtomicUsize::new(0),
+        })
+        .collect()
+});
+
+fn counted(alg: &'static dyn SignatureVerificationAlgorithm) -> &'static Counted {
+    COUNTED.iter().find(|c| std::ptr::addr_eq(c.inner, alg)).unwrap()
+}
+
+/// The redc-verifying client calls redc exactly twice per handshake: the
+/// end-entity certificate's signature (sha256WithRSAEncryption, by the CA)
+/// and the server's handshake signature (rsa_pss_rsae_sha512).
+#[test]
+fn redc_client_verifies_chain_and_handshake_signature() {
+    let all: Vec<&'static dyn SignatureVerificationAlgorithm> = COUNTED
+        .iter()
+        .map(|c| c as &'static dyn SignatureVerificationAlgorithm)
+        .collect();
+    let mapping: Vec<(
+        SignatureScheme,
+        &'static [&'static dyn SignatureVerificationAlgorithm],
+    )> = verify::RSA_MAPPING
+        .iter()
+        .map(|(s, algs)| {
+            let one: &'static [&'static dyn SignatureVerificationAlgorithm] = Vec::leak(vec![
+                counted(algs[0]) as &'static dyn SignatureVerificationAlgorithm,
+            ]);
+            (*s, one)
+        })
+        .collect();
+    let algs = WebPkiSupportedAlgorithms {
+        all: Vec::leak(all),
+        mapping: Vec::leak(mapping),
+    };
+    let chain = make_chain(CertSigner::Ring);
+    for v in [ProtocolVersion::TLSv1_3, ProtocolVersion::TLSv1_2] {
+        let calls = || {
+            COUNTED
+                .iter()
+                .map(|c| c.calls.load(Ordering::SeqCst))
+                .collect::<Vec<_>>()
+        };
+        let before = calls();
+        let ring = rustls::crypto::ring::default_provider();
+        let key = load_server_key(&ring);
+        let (server, _) = server_config(ring, v, &chain, key, false);
+        let client_provider = CryptoProvider {
+            signature_verification_algorithms: algs,
+            ..redc_rustls::provider()
+        };
+        let client = client_config(client_provider, v, &chain.ca);
+        handshake_and_echo(client, server, v);
+        let delta: Vec<usize> = calls().iter().zip(&before).map(|(a, b)| a - b).collect();
+        for (c, d) in COUNTED.iter().zip(&delta) {
+            let is = |alg: &'static dyn SignatureVerificationAlgorithm| std::ptr::addr_eq(c.inner, alg);
+            let expected = usize::from(is(&verify::RSA_PKCS1_SHA256) || is(&verify::RSA_PSS_SHA512));
+            assert_eq!(*d, expected, "{v:?}: {:?}", c.inner);
+        }
+    }
+}
