@@ -736,3 +736,130 @@ fn redc_client_verifies_chain_and_handshake_signature() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Keys and certificates made by the `openssl` binary
+
+/// Run openssl with `args` in `dir`; `None` when there is no openssl binary.
+fn openssl(dir: &std::path::Path, args: &[&str]) -> Option<()> {
+    let out = match std::process::Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => panic!("openssl: {e}"),
+    };
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(())
+}
+
+/// OpenSSL makes the CA, the server key and its certificate; the server key
+/// (as OpenSSL writes it: PKCS#8, and PKCS#1 "traditional") signs in redc,
+/// a *ring* client and a redc-verifying client check it, over TLS 1.3 and 1.2.
+#[test]
+fn openssl_made_chain_and_key_in_redc() {
+    use rustls::pki_types::pem::PemObject;
+    let dir = std::env::temp_dir().join(format!("redc-rustls-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let steps: &[&[&str]] = &[
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=redc-rustls OpenSSL CA",
+        ],
+        &[
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=localhost",
+        ],
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-set_serial",
+            "7",
+            "-days",
+            "2",
+            "-sha384",
+            "-extfile",
+            "ext.cnf",
+            "-out",
+            "server.pem",
+        ],
+        &[
+            "rsa",
+            "-in",
+            "server.key",
+            "-traditional",
+            "-out",
+            "server.pkcs1.key",
+        ],
+    ];
+    std::fs::write(
+        dir.join("ext.cnf"),
+        "subjectAltName=DNS:localhost\nbasicConstraints=critical,CA:FALSE\n",
+    )
+    .unwrap();
+    for args in steps {
+        if openssl(&dir, args).is_none() {
+            eprintln!("SKIPPED: openssl_made_chain_and_key_in_redc: no openssl binary");
+            let _ = std::fs::remove_dir_all(&dir);
+            return;
+        }
+    }
+    let pem = |f: &str| CertificateDer::from_pem_file(dir.join(f)).unwrap();
+    let chain = Chain {
+        ca: pem("ca.pem"),
+        end_entity: pem("server.pem"),
+    };
+    for key_file in ["server.key", "server.pkcs1.key"] {
+        let key_der = PrivateKeyDer::from_pem_file(dir.join(key_file)).unwrap();
+        let expect_pkcs1 = key_file.contains("pkcs1");
+        assert_eq!(matches!(key_der, PrivateKeyDer::Pkcs1(_)), expect_pkcs1);
+        for v in [ProtocolVersion::TLSv1_3, ProtocolVersion::TLSv1_2] {
+            // The client verifies with *ring*, then with redc (OpenSSL's
+            // sha384WithRSAEncryption certificate signature included).
+            for client_provider in [
+                rustls::crypto::ring::default_provider(),
+                redc_rustls::provider_with_redc_verify(),
+            ] {
+                let redc = redc_rustls::provider();
+                let key = redc.key_provider.load_private_key(key_der.clone_key()).unwrap();
+                let (server, record) = server_config(redc, v, &chain, key, false);
+                let client = client_config(client_provider, v, &chain.ca);
+                handshake_and_echo(client, server, v);
+                assert_redc_signed(&record, SignatureScheme::RSA_PSS_SHA512);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
