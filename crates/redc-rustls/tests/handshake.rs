@@ -55,6 +55,7 @@ fn test_key() -> TestKey {
 
 static CA_KEY: LazyLock<TestKey> = LazyLock::new(test_key);
 static SERVER_KEY: LazyLock<TestKey> = LazyLock::new(test_key);
+static CLIENT_KEY: LazyLock<TestKey> = LazyLock::new(test_key);
 
 /// rcgen's view of a key whose certificate signatures redc makes
 /// (sha256WithRSAEncryption).
@@ -94,13 +95,18 @@ struct Chain {
 }
 
 fn make_chain(signer: CertSigner) -> Chain {
+    make_chain_for(signer, &SERVER_KEY, "localhost")
+}
+
+/// The same CA (same key and name) issuing a certificate for `name` and `ee`.
+fn make_chain_for(signer: CertSigner, ee: &TestKey, name: &str) -> Chain {
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
     ca_params
         .distinguished_name
         .push(rcgen::DnType::CommonName, "redc-rustls test CA");
-    let ee_params = CertificateParams::new(vec!["localhost".to_string()]).unwrap();
-    let ee_public = RedcCertKey(&SERVER_KEY);
+    let ee_params = CertificateParams::new(vec![name.to_string()]).unwrap();
+    let ee_public = RedcCertKey(ee);
     match signer {
         CertSigner::Redc => {
             let ca_key = RedcCertKey(&CA_KEY);
@@ -862,4 +868,73 @@ fn openssl_made_chain_and_key_in_redc() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------
+// Client authentication with the client's key in redc
+
+/// Mutual TLS: the client's certificate key signs in redc (loaded by the
+/// redc provider's key provider), a *ring* server verifies it with rustls's
+/// `WebPkiClientVerifier`; TLS 1.3 and 1.2.
+#[test]
+fn client_key_in_redc_mutual_tls() {
+    let server_chain = make_chain(CertSigner::Ring);
+    let client_chain = make_chain_for(CertSigner::Redc, &CLIENT_KEY, "client.test");
+    for v in [ProtocolVersion::TLSv1_3, ProtocolVersion::TLSv1_2] {
+        let mut client_roots = RootCertStore::empty();
+        client_roots.add(client_chain.ca.clone()).unwrap();
+        let ring = Arc::new(rustls::crypto::ring::default_provider());
+        let client_verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(
+            Arc::new(client_roots),
+            Arc::clone(&ring),
+        )
+        .build()
+        .unwrap();
+        let server = ServerConfig::builder_with_provider(ring)
+            .with_protocol_versions(&[version(v)])
+            .unwrap()
+            .with_client_cert_verifier(client_verifier)
+            .with_single_cert(
+                vec![server_chain.end_entity.clone(), server_chain.ca.clone()],
+                server_key_der(),
+            )
+            .unwrap();
+
+        let redc = redc_rustls::provider();
+        let client_key_der = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(CLIENT_KEY.pkcs8.clone()));
+        let record = Arc::new(Record::default());
+        let watched = Arc::new(Watched {
+            inner: redc.key_provider.load_private_key(client_key_der).unwrap(),
+            record: Arc::clone(&record),
+            tamper: false,
+        });
+        let certified = CertifiedKey::new(
+            vec![client_chain.end_entity.clone(), client_chain.ca.clone()],
+            watched,
+        );
+        let mut server_roots = RootCertStore::empty();
+        server_roots.add(server_chain.ca.clone()).unwrap();
+        let client = ClientConfig::builder_with_provider(Arc::new(redc))
+            .with_protocol_versions(&[version(v)])
+            .unwrap()
+            .with_root_certificates(server_roots)
+            .with_client_cert_resolver(Arc::new(SingleCertAndKey::from(certified)));
+
+        let mut client_conn =
+            ClientConnection::new(Arc::new(client), ServerName::try_from("localhost").unwrap()).unwrap();
+        let mut server_conn = ServerConnection::new(Arc::new(server)).unwrap();
+        pump(&mut client_conn, &mut server_conn).expect("mutual TLS handshake failed");
+        assert_eq!(server_conn.protocol_version(), Some(v));
+        assert_eq!(
+            server_conn.peer_certificates().unwrap()[0].as_ref(),
+            client_chain.end_entity.as_ref()
+        );
+        client_conn.writer().write_all(b"authenticated").unwrap();
+        pump(&mut client_conn, &mut server_conn).unwrap();
+        let mut got = [0u8; 13];
+        server_conn.reader().read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"authenticated");
+        // The client's CertificateVerify was redc's.
+        assert_redc_signed(&record, SignatureScheme::RSA_PSS_SHA512);
+    }
 }
