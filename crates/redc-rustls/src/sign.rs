@@ -24,15 +24,25 @@ pub static RSA_SCHEMES: &[SignatureScheme] = &[
     SignatureScheme::RSA_PKCS1_SHA256,
 ];
 
+/// The RSA signature paddings TLS uses (RFC 8017 section 9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Padding {
+    /// EMSA-PKCS1-v1_5.
+    Pkcs1v15,
+    /// EMSA-PSS, MGF1 with the message hash, salt length = hash length.
+    Pss,
+}
+
 /// Padding and hash of a TLS RSA signature scheme; `None` for any other.
-pub(crate) fn scheme_params(scheme: SignatureScheme) -> Option<(bool, HashAlg)> {
+pub(crate) fn scheme_params(scheme: SignatureScheme) -> Option<(Padding, HashAlg)> {
+    use Padding::{Pkcs1v15, Pss};
     match scheme {
-        SignatureScheme::RSA_PSS_SHA256 => Some((true, HashAlg::Sha256)),
-        SignatureScheme::RSA_PSS_SHA384 => Some((true, HashAlg::Sha384)),
-        SignatureScheme::RSA_PSS_SHA512 => Some((true, HashAlg::Sha512)),
-        SignatureScheme::RSA_PKCS1_SHA256 => Some((false, HashAlg::Sha256)),
-        SignatureScheme::RSA_PKCS1_SHA384 => Some((false, HashAlg::Sha384)),
-        SignatureScheme::RSA_PKCS1_SHA512 => Some((false, HashAlg::Sha512)),
+        SignatureScheme::RSA_PSS_SHA256 => Some((Pss, HashAlg::Sha256)),
+        SignatureScheme::RSA_PSS_SHA384 => Some((Pss, HashAlg::Sha384)),
+        SignatureScheme::RSA_PSS_SHA512 => Some((Pss, HashAlg::Sha512)),
+        SignatureScheme::RSA_PKCS1_SHA256 => Some((Pkcs1v15, HashAlg::Sha256)),
+        SignatureScheme::RSA_PKCS1_SHA384 => Some((Pkcs1v15, HashAlg::Sha384)),
+        SignatureScheme::RSA_PKCS1_SHA512 => Some((Pkcs1v15, HashAlg::Sha512)),
         _ => None,
     }
 }
@@ -88,12 +98,14 @@ impl core::fmt::Debug for RedcSigningKey {
 
 impl SigningKey for RedcSigningKey {
     fn choose_scheme(&self, offered: &[SignatureScheme]) -> Option<Box<dyn Signer>> {
-        RSA_SCHEMES.iter().find(|s| offered.contains(s)).map(|&scheme| {
-            Box::new(RedcSigner {
-                key: Arc::clone(&self.key),
-                scheme,
-            }) as Box<dyn Signer>
-        })
+        let scheme = *RSA_SCHEMES.iter().find(|s| offered.contains(s))?;
+        let (padding, hash) = scheme_params(scheme)?;
+        Some(Box::new(RedcSigner {
+            key: Arc::clone(&self.key),
+            scheme,
+            padding,
+            hash,
+        }))
     }
 
     fn public_key(&self) -> Option<SubjectPublicKeyInfoDer<'_>> {
@@ -124,6 +136,8 @@ impl SigningKey for RedcSigningKey {
 pub struct RedcSigner {
     key: Arc<RsaPrivateKey>,
     scheme: SignatureScheme,
+    padding: Padding,
+    hash: HashAlg,
 }
 
 impl core::fmt::Debug for RedcSigner {
@@ -136,19 +150,21 @@ impl core::fmt::Debug for RedcSigner {
 }
 
 impl Signer for RedcSigner {
+    /// RSASSA-PSS or RSASSA-PKCS1-v1_5 signature of `hash(message)` with the
+    /// scheme's hash; `key.size()` bytes. The private operation is redc's
+    /// blinded CRT one, constant time in the key; the message and the
+    /// signature are public.
     fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
-        // Only schemes from RSA_SCHEMES are ever put in a RedcSigner.
-        let (pss, hash) = scheme_params(self.scheme)
-            .ok_or_else(|| Error::General(format!("redc: {:?} is not an RSA scheme", self.scheme)))?;
+        let hash = self.hash;
         let digest = hash.digest(message);
         let mut rng = os_rng();
-        let sig = if pss {
+        let sig = match self.padding {
             // Salt length = hash length: RFC 8446 4.2.3 for TLS 1.3, and what
-            // every TLS 1.2 peer (ring, OpenSSL) checks too.
-            self.key
-                .sign_pss(&mut rng, hash, &digest, Some(hash.output_len()))
-        } else {
-            self.key.sign_pkcs1v15(&mut rng, hash, &digest)
+            // TLS 1.2 peers (ring, OpenSSL's default) expect too.
+            Padding::Pss => self
+                .key
+                .sign_pss(&mut rng, hash, &digest, Some(hash.output_len())),
+            Padding::Pkcs1v15 => self.key.sign_pkcs1v15(&mut rng, hash, &digest),
         };
         sig.map_err(|e| Error::General(format!("redc: RSA signing failed: {e}")))
     }

@@ -14,6 +14,7 @@
 //! `WebPkiSupportedAlgorithms` with every RSA algorithm replaced by these,
 //! same schemes in the same order, other algorithms (ECDSA, Ed25519) kept.
 
+use crate::sign::Padding;
 use crate::{MAX_VERIFY_BITS, MIN_KEY_BITS};
 use der::Decode;
 use redc::hash::HashAlg;
@@ -24,10 +25,30 @@ use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::{AlgorithmIdentifier, InvalidSignature, SignatureVerificationAlgorithm, alg_id};
 use std::sync::LazyLock;
 
-/// One RSA signature algorithm verified by redc.
+/// One RSA signature algorithm verified by redc: `verify_signature(pk, m,
+/// s)` is `Ok` iff `pk` is a DER PKCS#1 `RSAPublicKey` of 2048 to 8192 bits
+/// and `s` is a valid signature of `m` under it with this padding and hash.
+/// Variable time: everything here is public.
+///
+/// ```
+/// use redc::{hash::HashAlg, keyfile::{Encoding, PublicKeyFormat}, rsa::{keygen, os_rng}};
+/// use redc_rustls::verify::RSA_PKCS1_SHA256;
+/// use rustls::pki_types::SignatureVerificationAlgorithm;
+/// let sign = |bits| {
+///     let key = keygen::generate(bits, 65537, &mut os_rng()).unwrap();
+///     let public = key.public_key().to_key_file(PublicKeyFormat::Pkcs1, Encoding::Der).unwrap();
+///     let digest = HashAlg::Sha256.digest(b"m");
+///     (public, key.sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest).unwrap())
+/// };
+/// let (public, sig) = sign(2048);
+/// assert!(RSA_PKCS1_SHA256.verify_signature(&public, b"m", &sig).is_ok());
+/// // A valid signature under a 1024-bit key: refused, as webpki does.
+/// let (public, sig) = sign(1024);
+/// assert!(RSA_PKCS1_SHA256.verify_signature(&public, b"m", &sig).is_err());
+/// ```
 pub struct RedcRsaVerify {
     name: &'static str,
-    pss: bool,
+    padding: Padding,
     hash: HashAlg,
     signature_alg_id: AlgorithmIdentifier,
 }
@@ -58,15 +79,14 @@ impl SignatureVerificationAlgorithm for RedcRsaVerify {
     ) -> Result<(), InvalidSignature> {
         let key = self::public_key(public_key)?;
         let digest = self.hash.digest(message);
-        let result = if self.pss {
-            key.verify_pss(
+        let result = match self.padding {
+            Padding::Pss => key.verify_pss(
                 self.hash,
                 &digest,
                 signature,
                 SaltLen::Exact(self.hash.output_len()),
-            )
-        } else {
-            key.verify_pkcs1v15(self.hash, &digest, signature)
+            ),
+            Padding::Pkcs1v15 => key.verify_pkcs1v15(self.hash, &digest, signature),
         };
         result.map_err(|_| InvalidSignature)
     }
@@ -91,11 +111,11 @@ const SHA512_WITH_RSA_ABSENT_PARAMS: AlgorithmIdentifier =
     AlgorithmIdentifier::from_slice(&[0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0d]);
 
 macro_rules! alg {
-    ($(#[$doc:meta])* $name:ident, $pss:expr, $hash:ident, $id:expr) => {
+    ($(#[$doc:meta])* $name:ident, $padding:ident, $hash:ident, $id:expr) => {
         $(#[$doc])*
         pub static $name: RedcRsaVerify = RedcRsaVerify {
             name: stringify!($name),
-            pss: $pss,
+            padding: Padding::$padding,
             hash: HashAlg::$hash,
             signature_alg_id: $id,
         };
@@ -104,40 +124,40 @@ macro_rules! alg {
 
 alg!(
     /// `rsa_pkcs1_sha256` / `sha256WithRSAEncryption`.
-    RSA_PKCS1_SHA256, false, Sha256, alg_id::RSA_PKCS1_SHA256
+    RSA_PKCS1_SHA256, Pkcs1v15, Sha256, alg_id::RSA_PKCS1_SHA256
 );
 alg!(
     /// `rsa_pkcs1_sha384` / `sha384WithRSAEncryption`.
-    RSA_PKCS1_SHA384, false, Sha384, alg_id::RSA_PKCS1_SHA384
+    RSA_PKCS1_SHA384, Pkcs1v15, Sha384, alg_id::RSA_PKCS1_SHA384
 );
 alg!(
     /// `rsa_pkcs1_sha512` / `sha512WithRSAEncryption`.
-    RSA_PKCS1_SHA512, false, Sha512, alg_id::RSA_PKCS1_SHA512
+    RSA_PKCS1_SHA512, Pkcs1v15, Sha512, alg_id::RSA_PKCS1_SHA512
 );
 alg!(
     /// `sha256WithRSAEncryption` with absent parameters (certificates only).
-    RSA_PKCS1_SHA256_ABSENT_PARAMS, false, Sha256, SHA256_WITH_RSA_ABSENT_PARAMS
+    RSA_PKCS1_SHA256_ABSENT_PARAMS, Pkcs1v15, Sha256, SHA256_WITH_RSA_ABSENT_PARAMS
 );
 alg!(
     /// `sha384WithRSAEncryption` with absent parameters (certificates only).
-    RSA_PKCS1_SHA384_ABSENT_PARAMS, false, Sha384, SHA384_WITH_RSA_ABSENT_PARAMS
+    RSA_PKCS1_SHA384_ABSENT_PARAMS, Pkcs1v15, Sha384, SHA384_WITH_RSA_ABSENT_PARAMS
 );
 alg!(
     /// `sha512WithRSAEncryption` with absent parameters (certificates only).
-    RSA_PKCS1_SHA512_ABSENT_PARAMS, false, Sha512, SHA512_WITH_RSA_ABSENT_PARAMS
+    RSA_PKCS1_SHA512_ABSENT_PARAMS, Pkcs1v15, Sha512, SHA512_WITH_RSA_ABSENT_PARAMS
 );
 alg!(
     /// `rsa_pss_rsae_sha256`: RSASSA-PSS, SHA-256, MGF1-SHA-256, 32-byte salt,
     /// `rsaEncryption` key.
-    RSA_PSS_SHA256, true, Sha256, alg_id::RSA_PSS_SHA256
+    RSA_PSS_SHA256, Pss, Sha256, alg_id::RSA_PSS_SHA256
 );
 alg!(
     /// `rsa_pss_rsae_sha384`: RSASSA-PSS, SHA-384, MGF1-SHA-384, 48-byte salt.
-    RSA_PSS_SHA384, true, Sha384, alg_id::RSA_PSS_SHA384
+    RSA_PSS_SHA384, Pss, Sha384, alg_id::RSA_PSS_SHA384
 );
 alg!(
     /// `rsa_pss_rsae_sha512`: RSASSA-PSS, SHA-512, MGF1-SHA-512, 64-byte salt.
-    RSA_PSS_SHA512, true, Sha512, alg_id::RSA_PSS_SHA512
+    RSA_PSS_SHA512, Pss, Sha512, alg_id::RSA_PSS_SHA512
 );
 
 /// Every algorithm of this module.
