@@ -47,6 +47,9 @@
 //! assert!(!provider.cipher_suites.is_empty());
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 use rustls::crypto::{CryptoProvider, KeyProvider};
 use rustls::pki_types::SignatureVerificationAlgorithm;
 
