@@ -9,7 +9,8 @@
 //! Which path a group takes depends only on public facts (how many
 //! operations, the primes' digit count). Measured on this project's machines
 //! (docs/BENCHMARKS.md, `kernel_bench mb8`): one eight-lane run at 20 digits
-//! per prime (RSA-2048) costs about 2.4 dual runs, at 32 and 40 digits
+//! per prime (RSA-2048) costs about 2.2 dual runs (2.4 before the dedicated
+//! squaring), at 32 and 40 digits
 //! about 4. So a group of 3 or 4 operations with 20-digit primes runs in the
 //! eight-lane kernel, and everything else (1 or 2 operations, larger primes,
 //! no IFMA, primes of unequal digit counts) one operation at a time on the

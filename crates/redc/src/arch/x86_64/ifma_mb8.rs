@@ -40,6 +40,20 @@
 //! Almost-Montgomery: (a b + Y m) / R < 2m for a, b < 2m and 4m < R
 //! (proof in `arch::portable52`), per lane; outputs are valid inputs.
 //!
+//! # Three kernels, one result
+//!
+//! - [`amm_with`]: the positions as rows in memory (any D up to 40).
+//! - [`amm_reg`]: the same steps with positions i..i+D in registers, the
+//!   window shifted by renaming (D <= [`REG_MAX_D`] = 20, where D + 1
+//!   accumulators and a dozen other values fit the 32 registers).
+//! - [`sqr`]: dedicated squaring (D <= 20): the square by product scanning
+//!   (each cross pair once, doubled per column; seed 001, SOS), then the
+//!   reduction with the register window. D (D + 1) products of a a where a
+//!   product has 2 D^2.
+//!
+//! All three compute the same quotient digits, so the same output bit for
+//! bit (tested against the portable twin, `portable52::amm_mul`).
+//!
 //! # Constant time
 //!
 //! Every lane runs the same instructions; nothing branches on or indexes by
@@ -469,8 +483,8 @@ fn windows(exps: &[&[u64]; LANES], pos: usize) -> [u64; 8] {
 }
 
 /// `base_l^exp_l` per lane, out of the Montgomery domain (per lane at most
-/// m_l, not yet fully reduced): fixed 5-bit windows, 5 squarings (as
-/// products) and one table product per window, the table read whole at
+/// m_l, not yet fully reduced): fixed 5-bit windows, 5 squarings ([`sqr`]
+/// up to 20 digits, products above) and one table product per window, the table read whole at
 /// every lookup. Bases below their moduli, in digits; the exponents all of
 /// the same limb count (public), their bits secret.
 ///
