@@ -274,7 +274,7 @@ macro_rules! for_d {
 ///
 /// The result is [`amm_with`]'s bit for bit (the same quotient digits, the
 /// same sums). Above [`REG_MAX_D`] digits the window no longer fits the 32
-/// registers and LLVM spills it ([`amm_any`] dispatches).
+/// registers and LLVM spills it (`amm_any` dispatches).
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
