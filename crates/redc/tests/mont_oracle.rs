@@ -149,3 +149,32 @@ fn unreduced_operands_are_errors() {
     // High zero limbs are fine.
     assert!(ctx.mul(Variant::Cios, &[5, 0, 0], &[7]).is_ok());
 }
+
+/// The portable path's product (`mont::fips_fixed`: FIPS with the limb
+/// count a compile-time constant) against num-bigint at every size it fixes
+/// and at sizes it leaves to the general code, edge operands included.
+#[test]
+fn fips_fixed_at_every_fixed_size() {
+    let mut rng = rng(7);
+    for s in [8usize, 12, 16, 24, 32, 48, 64, 5, 20, 40] {
+        for _ in 0..3 {
+            let n = random_modulus(&mut rng, s);
+            let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+            let ops = operands(&mut rng, &n, 3);
+            for (i, a) in ops.iter().enumerate() {
+                for b in ops.iter().cycle().skip(i).take(3) {
+                    let mut out = vec![0u64; s];
+                    redc::mont::fips_fixed::mont_mul(
+                        &mut out,
+                        &limbs(a, s),
+                        &limbs(b, s),
+                        ctx.modulus(),
+                        ctx.n0(),
+                        &mut ctx.scratch(),
+                    );
+                    assert_mont_product(&out, a, b, &n, &format!("fips_fixed s={s}"));
+                }
+            }
+        }
+    }
+}

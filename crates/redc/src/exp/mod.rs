@@ -19,7 +19,7 @@ pub use dual::DualEngine;
 
 use crate::error::Error;
 use crate::limb;
-use crate::mont::{Kernel, MontContext, Variant, scratch_len};
+use crate::mont::{Kernel, MontContext, scratch_len};
 use zeroize::Zeroize;
 
 /// A public odd modulus with its Montgomery kernels.
@@ -195,14 +195,20 @@ impl MontEngine {
         Self::portable(n)
     }
 
-    /// An engine with the portable kernels only (FIPS for both products and
-    /// squarings: the fastest portable pair measured, see docs/BENCHMARKS.md).
+    /// An engine with the portable kernels only: FIPS with the limb count
+    /// fixed at compile time for the RSA sizes (`mont::fips_fixed`, 1.3-1.5x
+    /// the general FIPS), for products and squarings alike (the fixed-size
+    /// dedicated squaring measured no faster; docs/BENCHMARKS.md).
     /// ```
     /// use redc::exp::MontEngine;
     /// assert_eq!(MontEngine::portable(&[241]).unwrap().kernel_name(), "portable");
     /// ```
     pub fn portable(n: &[u64]) -> Result<MontEngine, Error> {
-        Self::with_kernels(n, Variant::Fips.kernel(), Variant::Fips.kernel())
+        Self::with_kernels(
+            n,
+            crate::mont::fips_fixed::mont_mul,
+            crate::mont::fips_fixed::mont_mul,
+        )
     }
 
     /// An engine with the given kernels (both must compute `a b R^-1 mod n`,

@@ -20,6 +20,7 @@ pub mod cihs;
 pub mod cios;
 pub mod fios;
 pub mod fips;
+pub mod fips_fixed;
 pub mod itoh;
 pub mod itoh_enhanced;
 pub mod sos;
