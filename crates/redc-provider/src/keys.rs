@@ -21,7 +21,9 @@ pub const SELECT_PUBLIC: i32 = 0x02;
 /// Both halves of a key pair.
 pub const SELECT_KEYPAIR: i32 = SELECT_PRIVATE | SELECT_PUBLIC;
 
-/// A key as the provider holds it.
+/// A key as the provider holds it (once, behind an `Arc`: the size of the
+/// variants does not matter).
+#[allow(clippy::large_enum_variant)]
 pub enum Key {
     /// A private key (with its public half).
     Private(RsaPrivateKey),
