@@ -383,6 +383,47 @@ fn req_x509_and_csr_through_the_provider() {
         assert!(redc_did(&err, "sign"), "{err}");
         let (out, _) = openssl_ok(&["verify", "-CAfile", &cert, &cert], &[]);
         assert!(out.contains(": OK"), "{name}: {out}");
+        // The signature AlgorithmIdentifier redc gave OpenSSL is the one the
+        // default provider writes (same DER, so the same decoded text).
+        let theirs = format!("x509-{name}-default.pem");
+        args[10] = &theirs;
+        openssl_ok(&args, &[]);
+        let alg = |cert: &str| {
+            let text = openssl_ok(&["x509", "-in", cert, "-noout", "-text"], &[]).0;
+            let start = text.find("Signature Algorithm").unwrap();
+            text[start..text.find("Issuer:").unwrap()].to_string()
+        };
+        assert_eq!(alg(&cert), alg(&theirs), "{name}");
+        let (der_ours, der_theirs) = (format!("x509-{name}.der"), format!("x509-{name}-default.der"));
+        openssl_ok(&["x509", "-in", &cert, "-outform", "DER", "-out", &der_ours], &[]);
+        openssl_ok(
+            &["x509", "-in", &theirs, "-outform", "DER", "-out", &der_theirs],
+            &[],
+        );
+        // The DER bytes of tbsCertificate's signature field: the third
+        // element at depth 2 (after the version and the serial number).
+        let tbs_alg = |der: &str| {
+            let text = openssl_ok(&["asn1parse", "-inform", "DER", "-in", der], &[]).0;
+            let line = text
+                .lines()
+                .filter(|l| l.contains(":d=2 "))
+                .nth(2)
+                .unwrap()
+                .to_string();
+            let num = |key: &str| -> usize {
+                let rest = &line[line.find(key).unwrap() + key.len()..];
+                rest.trim_start()
+                    .split(|c: char| !c.is_ascii_digit())
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            let offset: usize = line.split(':').next().unwrap().trim().parse().unwrap();
+            let (hl, l) = (num("hl="), num(" l="));
+            read(der)[offset..offset + hl + l].to_vec()
+        };
+        assert_eq!(tbs_alg(&der_ours), tbs_alg(&der_theirs), "{name}");
     }
 }
 
