@@ -8,10 +8,14 @@
 # TLS 1.2): nginx (Debian package) with one worker pinned to one core
 # (REDC_BENCH_SERVER_CPU, default 0), loaded through an openssl.cnf this
 # script writes: OpenSSL's default provider only ("without"), or redc plus
-# default with default_properties = ?provider=redc ("with"). The load is
-# REDC_BENCH_CLIENTS (default 4) `openssl s_time -new` clients on the other
-# core (REDC_BENCH_CLIENT_CPU, default 1), loopback only, for a fixed time:
-# every connection a full handshake (no session cache, no tickets). Prints
+# default with default_properties = ?provider=redc ("with"). The load runs
+# on the other core (REDC_BENCH_CLIENT_CPU, default 1), loopback only, for a
+# fixed time, every connection a full handshake (no session cache, no
+# tickets): REDC_BENCH_CLIENTS (default 4) threads of
+# scripts/handshake-client (rustls with ring, built here; one HTTP request
+# per connection), or with REDC_BENCH_LOAD=s_time as many `openssl s_time
+# -new` processes (OpenSSL 3.0's client costs more CPU than the server, so
+# it cannot keep the worker busy from one core). Prints
 # handshakes per second per case and the ratio with/without. Bounded: about
 # 8 x SECONDS plus key generation.
 set -euo pipefail
@@ -23,6 +27,7 @@ SERVER_CPU=${REDC_BENCH_SERVER_CPU:-0}
 CLIENT_CPU=${REDC_BENCH_CLIENT_CPU:-1}
 SIZES=${REDC_BENCH_SIZES:-2048 4096}
 PROTOS=${REDC_BENCH_PROTOS:-tls1_3 tls1_2}
+LOAD=${REDC_BENCH_LOAD:-rustls}
 
 for tool in nginx openssl taskset; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -32,6 +37,10 @@ for tool in nginx openssl taskset; do
 done
 
 cargo build --release --locked -p redc-provider >&2
+CLIENT=$PWD/scripts/handshake-client/target/release/handshake-client
+if [ "$LOAD" = rustls ]; then
+    (cd scripts/handshake-client && cargo build --release --locked >&2)
+fi
 W=$(mktemp -d /tmp/redc-nginx-bench.XXXXXX)
 NGINX_PID=
 cleanup() {
@@ -71,7 +80,8 @@ CNF
 PORT=$((20000 + RANDOM % 20000))
 for bits in $SIZES; do
     OPENSSL_CONF=$W/without.cnf openssl genpkey -algorithm RSA -pkeyopt "rsa_keygen_bits:$bits" -out "$W/k$bits.pem" 2>/dev/null
-    OPENSSL_CONF=$W/without.cnf openssl req -x509 -new -key "$W/k$bits.pem" -subj /CN=localhost -days 2 -out "$W/c$bits.pem"
+    OPENSSL_CONF=$W/without.cnf openssl req -x509 -new -key "$W/k$bits.pem" -subj /CN=localhost -days 2 \
+        -addext subjectAltName=DNS:localhost -addext basicConstraints=critical,CA:FALSE -out "$W/c$bits.pem"
     cat > "$W/nginx$bits.conf" <<CONF
 daemon off;
 master_process on;
@@ -134,17 +144,22 @@ measure() { # proto
     local start end total=0 t0 t1
     t0=$(worker_ns)
     start=$(date +%s.%N)
-    for i in $(seq "$CLIENTS"); do
-        taskset -c "$CLIENT_CPU" openssl s_time -connect "127.0.0.1:$PORT" -new -"$1" -time "$T" \
-            > "$W/st.$i" 2>&1 &
-    done
-    wait $(jobs -p | grep -v "^$NGINX_PID\$")
+    if [ "$LOAD" = rustls ]; then
+        taskset -c "$CLIENT_CPU" "$CLIENT" "127.0.0.1:$PORT" "$T" "$CLIENTS" "${1/tls1_/tls1}" > "$W/st.1"
+        total=$(cut -d' ' -f1 "$W/st.1")
+    else
+        for i in $(seq "$CLIENTS"); do
+            taskset -c "$CLIENT_CPU" openssl s_time -connect "127.0.0.1:$PORT" -new -"$1" -time "$T" \
+                > "$W/st.$i" 2>&1 &
+        done
+        wait $(jobs -p | grep -v "^$NGINX_PID\$")
+        for i in $(seq "$CLIENTS"); do
+            n=$(sed -n 's/^\([0-9]*\) connections in [0-9.]* real seconds.*/\1/p' "$W/st.$i" | head -1)
+            total=$((total + ${n:-0}))
+        done
+    fi
     end=$(date +%s.%N)
     t1=$(worker_ns)
-    for i in $(seq "$CLIENTS"); do
-        n=$(sed -n 's/^\([0-9]*\) connections in [0-9.]* real seconds.*/\1/p' "$W/st.$i" | head -1)
-        total=$((total + ${n:-0}))
-    done
     awk -v n="$total" -v s="$start" -v e="$end" -v c="$((t1 - t0))" \
         'BEGIN { w = e - s; cpu = c / 1e9; printf "%.1f %.1f %.0f%%\n", n / w, (cpu > 0 ? n / cpu : 0), 100 * cpu / w }'
 }
@@ -153,7 +168,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 fam=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 model=$(grep -m1 '^model\s*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 echo "CPU: $cpu (family $fam model $model), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), $(openssl version); $CLIENTS s_time clients on CPU $CLIENT_CPU, nginx worker on CPU $SERVER_CPU, ${T} s per case"
+echo "nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), $(openssl version); load: $CLIENTS $LOAD clients on CPU $CLIENT_CPU, nginx worker on CPU $SERVER_CPU, ${T} s per case"
 echo
 echo "Handshakes per second of wall time, and per second of the nginx worker's CPU time (its core's"
 echo "capacity, robust to the shared machine's noise); busy = the worker's share of its core."
