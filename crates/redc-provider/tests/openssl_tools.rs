@@ -510,7 +510,14 @@ fn free_port() -> u16 {
 fn s_server_and_s_client_handshake_through_the_provider() {
     let dir = need_openssl!();
     let (key, _, cert) = key(2048);
-    for proto in ["-tls1_3", "-tls1_2"] {
+    // TLS 1.3 and TLS 1.2 with ECDHE (the server signs with PSS), and
+    // TLS 1.2 with RSA key exchange (the server decrypts the pre-master
+    // secret with pad mode 7).
+    for (proto, cipher, server_op, client_op) in [
+        ("-tls1_3", None, "sign Pss", Some("verify Pss")),
+        ("-tls1_2", None, "sign Pss", Some("verify Pss")),
+        ("-tls1_2", Some("AES128-GCM-SHA256"), "decrypt Tls", None),
+    ] {
         let port = free_port().to_string();
         let addr = format!("127.0.0.1:{port}");
         let mut server = std::process::Command::new("openssl")
@@ -539,6 +546,7 @@ fn s_server_and_s_client_handshake_through_the_provider() {
                     "-brief",
                     proto,
                 ])
+                .args(cipher.map(|c| ["-cipher", c]).iter().flatten())
                 .args(with_redc(dir))
                 .current_dir(work_dir())
                 .env("REDC_PROVIDER_TRACE", "1")
@@ -565,8 +573,13 @@ fn s_server_and_s_client_handshake_through_the_provider() {
             "Protocol version: TLSv1.2"
         };
         assert!(c_err.contains(want), "{c_err}");
-        // The server signed with redc; the client verified with redc.
-        assert!(redc_did(&s_err, "sign Pss"), "server: {s_err}");
-        assert!(redc_did(&c_err, "verify Pss"), "client: {c_err}");
+        if let Some(c) = cipher {
+            assert!(c_err.contains(&format!("Ciphersuite: {c}")), "{c_err}");
+        }
+        // The server signed (or decrypted) with redc; the client verified with redc.
+        assert!(redc_did(&s_err, server_op), "server: {s_err}");
+        if let Some(op) = client_op {
+            assert!(redc_did(&c_err, op), "client: {c_err}");
+        }
     }
 }
