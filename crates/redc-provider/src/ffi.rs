@@ -837,6 +837,45 @@ unsafe extern "C" fn sig_verify_init(ctx: *mut c_void, kd: *mut c_void, params: 
     unsafe { sig_init_common(ctx, kd, Op::Verify, None, params) }
 }
 
+unsafe extern "C" fn sig_verify_recover_init(
+    ctx: *mut c_void,
+    kd: *mut c_void,
+    params: *const OsslParam,
+) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { sig_init_common(ctx, kd, Op::VerifyRecover, None, params) }
+}
+
+unsafe extern "C" fn sig_verify_recover(
+    ctx: *mut c_void,
+    out: *mut u8,
+    outlen: *mut usize,
+    outsize: usize,
+    sig: *const u8,
+    siglen: usize,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; sig valid for siglen bytes.
+        let (c, sig) = unsafe { (obj::<SigCtx>(ctx), slice(sig, siglen)) };
+        let Some(c) = c else { return 0 };
+        if out.is_null() {
+            return match (c.sig_len(), outlen.is_null()) {
+                // SAFETY: outlen is writable.
+                (Some(k), false) => unsafe {
+                    *outlen = k;
+                    1
+                },
+                _ => 0,
+            };
+        }
+        match c.verify_recover(sig) {
+            // SAFETY: out is writable for outsize bytes, outlen writable.
+            Some(data) => ok(unsafe { emit(out, outlen, outsize, &data) }),
+            None => 0,
+        }
+    })
+}
+
 unsafe extern "C" fn sig_digest_sign_init(
     ctx: *mut c_void,
     md: *const c_char,
@@ -974,12 +1013,14 @@ unsafe extern "C" fn sig_settable(_ctx: *mut c_void, _prov: *mut c_void) -> *con
     SIG_SETTABLE.0.as_ptr()
 }
 
-static SIGNATURE: [Dispatch; 18] = [
+static SIGNATURE: [Dispatch; 20] = [
     entry!(1, sig_newctx),
     entry!(2, sig_sign_init),
     entry!(3, sig_sign),
     entry!(4, sig_verify_init),
     entry!(5, sig_verify),
+    entry!(6, sig_verify_recover_init),
+    entry!(7, sig_verify_recover),
     entry!(8, sig_digest_sign_init),
     entry!(9, sig_digest_update),
     entry!(10, sig_digest_sign_final),

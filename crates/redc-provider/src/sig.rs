@@ -21,6 +21,8 @@ pub enum Op {
     Sign,
     /// Verifying.
     Verify,
+    /// Recovering the signed data (`openssl pkeyutl -verifyrecover`).
+    VerifyRecover,
 }
 
 /// A signature context (`void *ctx` of the signature functions).
@@ -171,6 +173,40 @@ impl SigCtx {
             }
             (Pad::None, None) => key.raw_public(sig).is_ok_and(|m| m == tbs),
             _ => false,
+        }
+    }
+
+    /// The data a PKCS#1 v1.5 (or raw) signature carries: the digest when a
+    /// digest is set (checked against its DigestInfo), else everything after
+    /// the type-1 padding; the raw value with pad mode "none". All public.
+    pub fn verify_recover(&self, sig: &[u8]) -> Option<Vec<u8>> {
+        if self.op != Some(Op::VerifyRecover) {
+            return None;
+        }
+        let key = self.key.as_ref()?.public();
+        crate::trace(&format!("verify-recover {:?} {:?}", self.pad, self.md));
+        let em = key.raw_public(sig).ok()?;
+        match self.pad {
+            Pad::None => Some(em),
+            Pad::Pkcs1 => {
+                if em.len() < 11 || em[0] != 0 || em[1] != 1 {
+                    return None;
+                }
+                let sep = em[2..].iter().position(|&b| b != 0xff)? + 2;
+                if em[sep] != 0 || sep < 10 {
+                    return None;
+                }
+                let data = &em[sep + 1..];
+                match self.md {
+                    None => Some(data.to_vec()),
+                    Some(h) => {
+                        let prefix = h.digest_info_prefix();
+                        (data.len() == prefix.len() + h.output_len() && data.starts_with(prefix))
+                            .then(|| data[prefix.len()..].to_vec())
+                    }
+                }
+            }
+            _ => None,
         }
     }
 

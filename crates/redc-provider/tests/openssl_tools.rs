@@ -155,6 +155,30 @@ fn pkeyutl_sign_and_verify() {
             "{out}{err}"
         );
     }
+    // -verifyrecover gives back what the default provider signed.
+    for (opts, expected) in [
+        (vec!["-pkeyopt", "digest:sha256"], read(&digest)),
+        (vec![], read(&digest)),
+    ] {
+        let mut args = vec![
+            "pkeyutl",
+            "-verifyrecover",
+            "-pubin",
+            "-inkey",
+            &public,
+            "-in",
+            "pk-raw.default",
+            "-out",
+            "pk.rec",
+        ];
+        if !opts.is_empty() {
+            args[6] = "pk-digest.default";
+        }
+        args.extend(&opts);
+        let (_, err) = openssl_ok(&args, &with_redc(dir));
+        assert!(redc_did(&err, "verify-recover"), "{err}");
+        assert_eq!(read("pk.rec"), expected);
+    }
     // PSS on a digest: redc signs, default verifies.
     let pss = "pk-pss.redc";
     let opts = [
