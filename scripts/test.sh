@@ -11,6 +11,8 @@ command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
 command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
+# nginx for the OpenSSL provider's handshake test (crates/redc-provider/tests/nginx.rs).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
 if [ ! -e /usr/include/openssl/ssl.h ] && [ ! -e /usr/include/x86_64-linux-gnu/openssl/opensslconf.h ]; then
     need_apt+=(libssl-dev)
 fi

@@ -1,0 +1,1203 @@
+//! The provider's C face: `OSSL_provider_init`, the dispatch tables, and the
+//! conversion between OpenSSL's `OSSL_PARAM` arrays and [`Param`]/[`Value`].
+//! This is the crate's only module with `unsafe`; each block says why it is
+//! sound. The rules it relies on are OpenSSL's provider ABI
+//! (`openssl/core.h`, `core_dispatch.h`; provider(7), provider-keymgmt(7),
+//! provider-signature(7), provider-asym_cipher(7)): every pointer OpenSSL
+//! passes is valid for the documented length or NULL, a context or key
+//! pointer is one this module returned and has not freed, and a context is
+//! not used by two threads at once (keys may be, read-only).
+//!
+//! Every entry point runs its body under `catch_unwind`: a panic becomes
+//! the function's failure value and never crosses into C.
+
+use crate::cipher::CipherCtx;
+use crate::keys::{self, GenCtx, KeyObj};
+use crate::params::{Param, Value};
+use crate::sig::{Op, SigCtx};
+use core::ffi::{CStr, c_char, c_int, c_void};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::ptr::{null, null_mut};
+use zeroize::Zeroizing;
+
+// ---------------------------------------------------------------- C types
+
+type Fp = unsafe extern "C" fn();
+
+/// `OSSL_DISPATCH`.
+#[repr(C)]
+pub struct Dispatch {
+    id: c_int,
+    f: Option<Fp>,
+}
+
+/// `OSSL_PARAM`.
+#[repr(C)]
+pub struct OsslParam {
+    key: *const c_char,
+    data_type: u32,
+    data: *mut c_void,
+    data_size: usize,
+    return_size: usize,
+}
+
+/// `OSSL_ALGORITHM`.
+#[repr(C)]
+pub struct Algorithm {
+    names: *const c_char,
+    props: *const c_char,
+    imp: *const Dispatch,
+    desc: *const c_char,
+}
+
+/// `OSSL_CALLBACK`.
+type Callback = Option<unsafe extern "C" fn(*const OsslParam, *mut c_void) -> c_int>;
+
+const INTEGER: u32 = 1;
+const UNSIGNED_INTEGER: u32 = 2;
+const UTF8_STRING: u32 = 4;
+const OCTET_STRING: u32 = 5;
+const UTF8_PTR: u32 = 6;
+const OCTET_PTR: u32 = 7;
+const UNMODIFIED: usize = usize::MAX;
+
+/// A static table of C structures holding pointers to static data.
+#[repr(transparent)]
+struct Table<T>(T);
+// SAFETY: the tables hold only pointers to immutable statics (C string
+// literals and other tables); nothing writes through them.
+unsafe impl<T> Sync for Table<T> {}
+
+macro_rules! entry {
+    ($id:expr, $f:expr) => {
+        Dispatch {
+            id: $id,
+            // SAFETY: OpenSSL calls the function only through the C
+            // signature that `$id` names in core_dispatch.h, which is the
+            // signature `$f` is declared with; the cast merely erases it,
+            // as OSSL_DISPATCH's `void (*)(void)` does in C.
+            f: Some(unsafe { core::mem::transmute::<*const (), Fp>($f as *const ()) }),
+        }
+    };
+}
+
+const END: Dispatch = Dispatch { id: 0, f: None };
+
+const fn desc(key: &'static CStr, data_type: u32) -> OsslParam {
+    OsslParam {
+        key: key.as_ptr(),
+        data_type,
+        data: null_mut(),
+        data_size: 0,
+        return_size: UNMODIFIED,
+    }
+}
+
+const PARAM_END: OsslParam = OsslParam {
+    key: null(),
+    data_type: 0,
+    data: null_mut(),
+    data_size: 0,
+    return_size: 0,
+};
+
+/// Run `f`, turning a panic into `fail`.
+fn guard<T>(fail: T, f: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(fail)
+}
+
+fn ok(b: bool) -> c_int {
+    c_int::from(b)
+}
+
+// ---------------------------------------------------------- OSSL_PARAM I/O
+
+/// Read a caller's parameter array into owned values; unknown types and
+/// NULL data are skipped.
+///
+/// # Safety
+/// `p` is NULL or a valid `OSSL_PARAM` array ending with a NULL key.
+unsafe fn read_params(mut p: *const OsslParam) -> Vec<Param> {
+    let mut out = Vec::new();
+    if p.is_null() {
+        return out;
+    }
+    loop {
+        // SAFETY: p points into the caller's array, which ends with a NULL
+        // key; we stop there.
+        let param = unsafe { &*p };
+        if param.key.is_null() {
+            break;
+        }
+        // SAFETY: a non-NULL key is a NUL-terminated C string.
+        let key = unsafe { CStr::from_ptr(param.key) }
+            .to_string_lossy()
+            .into_owned();
+        // SAFETY: data is valid for data_size bytes of data_type (the
+        // OSSL_PARAM contract), or NULL, which read_value checks.
+        if let Some(value) = unsafe { read_value(param) } {
+            out.push(Param { key, value });
+        }
+        // SAFETY: this element was not the terminator, so the next exists.
+        p = unsafe { p.add(1) };
+    }
+    out
+}
+
+/// # Safety
+/// `param.data` is NULL or valid for `param.data_size` bytes of its type.
+unsafe fn read_value(param: &OsslParam) -> Option<Value> {
+    if param.data.is_null() {
+        return None;
+    }
+    let bytes = |ptr: *const u8, len: usize| -> &[u8] {
+        // SAFETY: ptr is non-NULL (checked by the callers below) and valid
+        // for len bytes by the OSSL_PARAM contract.
+        unsafe { std::slice::from_raw_parts(ptr, len) }
+    };
+    match param.data_type {
+        INTEGER => match param.data_size {
+            // SAFETY: data holds a native int of data_size bytes.
+            4 => Some(Value::Int(i64::from(unsafe {
+                (param.data as *const i32).read_unaligned()
+            }))),
+            // SAFETY: as above, 8 bytes.
+            8 => Some(Value::Int(unsafe { (param.data as *const i64).read_unaligned() })),
+            _ => None,
+        },
+        UNSIGNED_INTEGER => {
+            // Native (little-endian) unsigned integer of data_size bytes:
+            // read straight into a wiped big-endian buffer.
+            let le = bytes(param.data as *const u8, param.data_size);
+            let mut be = Zeroizing::new(vec![0u8; le.len()]);
+            for (dst, src) in be.iter_mut().zip(le.iter().rev()) {
+                *dst = *src;
+            }
+            Some(Value::Big(be))
+        }
+        UTF8_STRING => {
+            let s = bytes(param.data as *const u8, param.data_size);
+            let end = s.iter().position(|&b| b == 0).unwrap_or(s.len());
+            Some(Value::Utf8(String::from_utf8_lossy(&s[..end]).into_owned()))
+        }
+        UTF8_PTR => {
+            // SAFETY: data points at a `const char *`.
+            let s = unsafe { *(param.data as *const *const c_char) };
+            if s.is_null() {
+                return None;
+            }
+            // SAFETY: a UTF8_PTR's target is a NUL-terminated string.
+            Some(Value::Utf8(
+                unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned(),
+            ))
+        }
+        OCTET_STRING => Some(Value::Octet(
+            bytes(param.data as *const u8, param.data_size).to_vec(),
+        )),
+        OCTET_PTR => {
+            // SAFETY: data points at a `const void *` to data_size bytes.
+            let s = unsafe { *(param.data as *const *const u8) };
+            if s.is_null() {
+                return None;
+            }
+            Some(Value::Octet(bytes(s, param.data_size).to_vec()))
+        }
+        _ => None,
+    }
+}
+
+/// Fill each parameter of a caller's array that `get` knows; false if one
+/// could not be written (wrong type or too small a buffer).
+///
+/// # Safety
+/// `p` is NULL or a valid, writable `OSSL_PARAM` array ending with a NULL key.
+unsafe fn write_params(mut p: *mut OsslParam, get: impl Fn(&str) -> Option<Value>) -> bool {
+    if p.is_null() {
+        return true;
+    }
+    let mut all = true;
+    loop {
+        // SAFETY: as in read_params; the array is the caller's to fill.
+        let param = unsafe { &mut *p };
+        if param.key.is_null() {
+            break;
+        }
+        // SAFETY: a non-NULL key is a NUL-terminated C string.
+        let key = unsafe { CStr::from_ptr(param.key) }.to_string_lossy();
+        if let Some(v) = get(&key) {
+            // SAFETY: data is NULL or writable for data_size bytes.
+            all &= unsafe { write_value(param, &v) };
+        }
+        // SAFETY: not the terminator, so the next element exists.
+        p = unsafe { p.add(1) };
+    }
+    all
+}
+
+/// # Safety
+/// `param.data` is NULL or writable for `param.data_size` bytes.
+unsafe fn write_value(param: &mut OsslParam, v: &Value) -> bool {
+    let copy = |param: &mut OsslParam, src: &[u8], nul: bool| -> bool {
+        param.return_size = src.len();
+        if param.data.is_null() {
+            return true;
+        }
+        if param.data_size < src.len() {
+            return false;
+        }
+        // SAFETY: data is writable for data_size >= src.len() bytes and
+        // does not overlap our own buffer.
+        unsafe { std::ptr::copy_nonoverlapping(src.as_ptr(), param.data as *mut u8, src.len()) };
+        if nul && src.len() < param.data_size {
+            // SAFETY: src.len() < data_size, inside the buffer.
+            unsafe { *(param.data as *mut u8).add(src.len()) = 0 };
+        }
+        true
+    };
+    match (v, param.data_type) {
+        (Value::Int(n) | Value::Named(n, _), INTEGER | UNSIGNED_INTEGER) => {
+            let n = *n;
+            if param.data_type == UNSIGNED_INTEGER && n < 0 {
+                return false;
+            }
+            let size = param.data_size;
+            if param.data.is_null() {
+                param.return_size = 8;
+                return true;
+            }
+            match size {
+                4 if i32::try_from(n).is_ok()
+                    || (param.data_type == UNSIGNED_INTEGER && u32::try_from(n).is_ok()) =>
+                {
+                    // SAFETY: data is writable for 4 bytes.
+                    unsafe { (param.data as *mut u32).write_unaligned(n as u32) };
+                }
+                // SAFETY: data is writable for 8 bytes.
+                8 => unsafe { (param.data as *mut i64).write_unaligned(n) },
+                _ => return false,
+            }
+            param.return_size = size;
+            true
+        }
+        (Value::Named(_, s) | Value::Utf8(s), UTF8_STRING) => copy(param, s.as_bytes(), true),
+        (Value::Int(n), UTF8_STRING) => copy(param, n.to_string().as_bytes(), true),
+        (Value::Octet(o), OCTET_STRING) => copy(param, o, false),
+        (Value::Big(be), UNSIGNED_INTEGER) => {
+            let first = be.iter().position(|&b| b != 0).unwrap_or(be.len());
+            let be = &be[first..];
+            param.return_size = be.len().max(1);
+            if param.data.is_null() {
+                return true;
+            }
+            if param.data_size < be.len() {
+                return false;
+            }
+            // SAFETY: data is writable for data_size bytes.
+            let out = unsafe { std::slice::from_raw_parts_mut(param.data as *mut u8, param.data_size) };
+            out.fill(0);
+            for (dst, src) in out.iter_mut().zip(be.iter().rev()) {
+                *dst = *src;
+            }
+            param.return_size = param.data_size;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The static C name of a key number.
+fn number_name(name: &str) -> &'static CStr {
+    match name {
+        "n" => c"n",
+        "e" => c"e",
+        "d" => c"d",
+        "rsa-factor1" => c"rsa-factor1",
+        "rsa-factor2" => c"rsa-factor2",
+        "rsa-exponent1" => c"rsa-exponent1",
+        "rsa-exponent2" => c"rsa-exponent2",
+        _ => c"rsa-coefficient1",
+    }
+}
+
+/// Turn a pointer this module made with `Box::into_raw` back into a reference.
+///
+/// # Safety
+/// `p` is NULL or a live `Box<T>` pointer from this module, not used by
+/// another thread mutably at the same time.
+unsafe fn obj<'a, T>(p: *mut c_void) -> Option<&'a mut T> {
+    // SAFETY: per the contract above.
+    unsafe { (p as *mut T).as_mut() }
+}
+
+fn boxed<T>(v: T) -> *mut c_void {
+    Box::into_raw(Box::new(v)) as *mut c_void
+}
+
+/// # Safety
+/// `p` is NULL or a live `Box<T>` pointer from this module, freed once.
+unsafe fn free<T>(p: *mut c_void) {
+    if !p.is_null() {
+        // SAFETY: per the contract; dropping wipes any secrets.
+        drop(unsafe { Box::from_raw(p as *mut T) });
+    }
+}
+
+/// Copy `src` to a caller's output buffer of `size` bytes and set `*len`.
+///
+/// # Safety
+/// `out` is writable for `size` bytes; `len` is writable.
+unsafe fn emit(out: *mut u8, len: *mut usize, size: usize, src: &[u8]) -> bool {
+    if len.is_null() || src.len() > size || out.is_null() {
+        return false;
+    }
+    // SAFETY: out is writable for size >= src.len() bytes; len is writable.
+    unsafe {
+        std::ptr::copy_nonoverlapping(src.as_ptr(), out, src.len());
+        *len = src.len();
+    }
+    true
+}
+
+/// A byte slice from a C pointer and length (NULL with length 0 is empty).
+///
+/// # Safety
+/// `p` is valid for `len` bytes, or `len` is 0.
+unsafe fn slice<'a>(p: *const u8, len: usize) -> &'a [u8] {
+    if p.is_null() || len == 0 {
+        return &[];
+    }
+    // SAFETY: per the contract.
+    unsafe { std::slice::from_raw_parts(p, len) }
+}
+
+// ---------------------------------------------------------------- provider
+
+struct ProvCtx;
+
+static PROV_GETTABLE: Table<[OsslParam; 5]> = Table([
+    desc(c"name", UTF8_PTR),
+    desc(c"version", UTF8_PTR),
+    desc(c"buildinfo", UTF8_PTR),
+    desc(c"status", INTEGER),
+    PARAM_END,
+]);
+
+const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+    Ok(v) => v,
+    Err(_) => c"0",
+};
+
+unsafe extern "C" fn prov_gettable_params(_prov: *mut c_void) -> *const OsslParam {
+    PROV_GETTABLE.0.as_ptr()
+}
+
+unsafe extern "C" fn prov_get_params(_prov: *mut c_void, mut p: *mut OsslParam) -> c_int {
+    guard(0, || {
+        if p.is_null() {
+            return 1;
+        }
+        loop {
+            // SAFETY: the core passes a valid array ending with a NULL key.
+            let param = unsafe { &mut *p };
+            if param.key.is_null() {
+                return 1;
+            }
+            // SAFETY: a non-NULL key is a C string.
+            let key = unsafe { CStr::from_ptr(param.key) }.to_bytes();
+            let text: Option<&'static CStr> = match key {
+                b"name" => Some(c"redc"),
+                b"version" => Some(VERSION),
+                b"buildinfo" => Some(VERSION),
+                _ => None,
+            };
+            if let Some(t) = text {
+                if param.data_type == UTF8_PTR && !param.data.is_null() {
+                    // SAFETY: a UTF8_PTR's data is a writable `const char *`
+                    // slot; our string is static.
+                    unsafe { *(param.data as *mut *const c_char) = t.as_ptr() };
+                    param.return_size = t.to_bytes().len();
+                } else {
+                    // SAFETY: data is NULL or writable for data_size bytes.
+                    unsafe { write_value(param, &Value::Utf8(t.to_string_lossy().into_owned())) };
+                }
+            } else if key == b"status" {
+                // SAFETY: as above.
+                unsafe { write_value(param, &Value::Int(1)) };
+            }
+            // SAFETY: not the terminator.
+            p = unsafe { p.add(1) };
+        }
+    })
+}
+
+unsafe extern "C" fn prov_teardown(prov: *mut c_void) {
+    // SAFETY: prov is the context OSSL_provider_init made.
+    guard((), || unsafe { free::<ProvCtx>(prov) })
+}
+
+unsafe extern "C" fn prov_query(_prov: *mut c_void, op: c_int, no_cache: *mut c_int) -> *const Algorithm {
+    guard(null(), || {
+        if !no_cache.is_null() {
+            // SAFETY: no_cache is the core's writable int.
+            unsafe { *no_cache = 0 };
+        }
+        match op {
+            10 => KEYMGMT_ALGS.0.as_ptr(),
+            12 => SIGNATURE_ALGS.0.as_ptr(),
+            13 => CIPHER_ALGS.0.as_ptr(),
+            _ => null(),
+        }
+    })
+}
+
+static PROVIDER: [Dispatch; 5] = [
+    entry!(1024, prov_teardown),
+    entry!(1025, prov_gettable_params),
+    entry!(1026, prov_get_params),
+    entry!(1027, prov_query),
+    END,
+];
+
+/// The provider's entry point, found by OpenSSL with `dlsym`.
+///
+/// # Safety
+/// Called by OpenSSL's core with writable `out` and `provctx` slots.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn OSSL_provider_init(
+    _handle: *const c_void,
+    _in: *const Dispatch,
+    out: *mut *const Dispatch,
+    provctx: *mut *mut c_void,
+) -> c_int {
+    guard(0, || {
+        if out.is_null() || provctx.is_null() {
+            return 0;
+        }
+        // SAFETY: both slots are the core's, writable.
+        unsafe {
+            *out = PROVIDER.as_ptr();
+            *provctx = boxed(ProvCtx);
+        }
+        1
+    })
+}
+
+const RSA_NAMES: &CStr = c"RSA:rsaEncryption:1.2.840.113549.1.1.1";
+const PROPS: &CStr = c"provider=redc";
+
+static KEYMGMT_ALGS: Table<[Algorithm; 2]> = Table([
+    Algorithm {
+        names: RSA_NAMES.as_ptr(),
+        props: PROPS.as_ptr(),
+        imp: KEYMGMT.as_ptr(),
+        desc: c"redc RSA key management".as_ptr(),
+    },
+    Algorithm {
+        names: null(),
+        props: null(),
+        imp: null(),
+        desc: null(),
+    },
+]);
+static SIGNATURE_ALGS: Table<[Algorithm; 2]> = Table([
+    Algorithm {
+        names: RSA_NAMES.as_ptr(),
+        props: PROPS.as_ptr(),
+        imp: SIGNATURE.as_ptr(),
+        desc: c"redc RSA signatures (PKCS#1 v1.5, PSS)".as_ptr(),
+    },
+    Algorithm {
+        names: null(),
+        props: null(),
+        imp: null(),
+        desc: null(),
+    },
+]);
+static CIPHER_ALGS: Table<[Algorithm; 2]> = Table([
+    Algorithm {
+        names: RSA_NAMES.as_ptr(),
+        props: PROPS.as_ptr(),
+        imp: CIPHER.as_ptr(),
+        desc: c"redc RSA encryption (OAEP, PKCS#1 v1.5)".as_ptr(),
+    },
+    Algorithm {
+        names: null(),
+        props: null(),
+        imp: null(),
+        desc: null(),
+    },
+]);
+
+// ---------------------------------------------------------------- keymgmt
+
+static KEY_NUMBERS: Table<[OsslParam; 9]> = Table([
+    desc(c"n", UNSIGNED_INTEGER),
+    desc(c"e", UNSIGNED_INTEGER),
+    desc(c"d", UNSIGNED_INTEGER),
+    desc(c"rsa-factor1", UNSIGNED_INTEGER),
+    desc(c"rsa-factor2", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent1", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent2", UNSIGNED_INTEGER),
+    desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
+    PARAM_END,
+]);
+
+static KEY_GETTABLE: Table<[OsslParam; 13]> = Table([
+    desc(c"bits", INTEGER),
+    desc(c"security-bits", INTEGER),
+    desc(c"max-size", INTEGER),
+    desc(c"default-digest", UTF8_STRING),
+    desc(c"n", UNSIGNED_INTEGER),
+    desc(c"e", UNSIGNED_INTEGER),
+    desc(c"d", UNSIGNED_INTEGER),
+    desc(c"rsa-factor1", UNSIGNED_INTEGER),
+    desc(c"rsa-factor2", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent1", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent2", UNSIGNED_INTEGER),
+    desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
+    PARAM_END,
+]);
+
+static GEN_SETTABLE: Table<[OsslParam; 4]> = Table([
+    desc(c"bits", UNSIGNED_INTEGER),
+    desc(c"primes", UNSIGNED_INTEGER),
+    desc(c"e", UNSIGNED_INTEGER),
+    PARAM_END,
+]);
+
+unsafe extern "C" fn km_new(_prov: *mut c_void) -> *mut c_void {
+    guard(null_mut(), || boxed(KeyObj::default()))
+}
+
+unsafe extern "C" fn km_free(kd: *mut c_void) {
+    // SAFETY: kd is a key object this module made, freed once by OpenSSL.
+    guard((), || unsafe { free::<KeyObj>(kd) })
+}
+
+unsafe extern "C" fn km_has(kd: *const c_void, selection: c_int) -> c_int {
+    guard(0, || {
+        // SAFETY: kd is NULL or a live key object (read only here).
+        match unsafe { obj::<KeyObj>(kd as *mut c_void) } {
+            Some(k) => ok(keys::has(k, selection)),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn km_match(a: *const c_void, b: *const c_void, selection: c_int) -> c_int {
+    guard(0, || {
+        // SAFETY: a and b are NULL or live key objects (read only here).
+        let (a, b) = unsafe { (obj::<KeyObj>(a as *mut c_void), obj::<KeyObj>(b as *mut c_void)) };
+        match (a, b) {
+            (Some(a), Some(b)) => ok(keys::matches(a, b, selection)),
+            _ => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn km_validate(kd: *const c_void, selection: c_int, _check: c_int) -> c_int {
+    // Keys are checked completely when they are imported or generated.
+    // SAFETY: forwarded under the same contract.
+    unsafe { km_has(kd, selection) }
+}
+
+unsafe extern "C" fn km_import(kd: *mut c_void, selection: c_int, params: *const OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: kd is a live key object being built by this one caller;
+        // params is the caller's array.
+        let (k, params) = unsafe { (obj::<KeyObj>(kd), read_params(params)) };
+        match k {
+            Some(k) => ok(keys::import(k, selection, &params)),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn km_types(_selection: c_int) -> *const OsslParam {
+    KEY_NUMBERS.0.as_ptr()
+}
+
+unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, arg: *mut c_void) -> c_int {
+    guard(0, || {
+        // SAFETY: kd is a live key object (read only here).
+        let Some(Some(key)) = (unsafe { obj::<KeyObj>(kd) }).map(|k| k.key.clone()) else {
+            return 0;
+        };
+        let Some(cb) = cb else { return 0 };
+        let numbers = keys::export(&key, selection);
+        // Little-endian copies, wiped when this function returns.
+        let le: Vec<Zeroizing<Vec<u8>>> = numbers
+            .iter()
+            .map(|(_, be)| {
+                let mut v = Zeroizing::new(be.to_vec());
+                v.reverse();
+                if v.is_empty() {
+                    v.push(0);
+                }
+                v
+            })
+            .collect();
+        let mut params: Vec<OsslParam> = numbers
+            .iter()
+            .zip(le.iter())
+            .map(|((name, _), v)| OsslParam {
+                key: number_name(name).as_ptr(),
+                data_type: UNSIGNED_INTEGER,
+                data: v.as_ptr() as *mut c_void,
+                data_size: v.len(),
+                return_size: UNMODIFIED,
+            })
+            .collect();
+        params.push(PARAM_END);
+        // SAFETY: the array and the buffers it points to live until after
+        // the call; the callback only reads them (OSSL_CALLBACK contract).
+        unsafe { cb(params.as_ptr(), arg) }
+    })
+}
+
+unsafe extern "C" fn km_get_params(kd: *mut c_void, params: *mut OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: kd is a live key object (read only here).
+        let Some(Some(key)) = (unsafe { obj::<KeyObj>(kd) }).map(|k| k.key.clone()) else {
+            return 0;
+        };
+        // SAFETY: params is the caller's writable array.
+        ok(unsafe { write_params(params, |name| keys::get_param(&key, name)) })
+    })
+}
+
+unsafe extern "C" fn km_gettable_params(_prov: *mut c_void) -> *const OsslParam {
+    KEY_GETTABLE.0.as_ptr()
+}
+
+unsafe extern "C" fn km_dup(kd: *const c_void, _selection: c_int) -> *mut c_void {
+    guard(null_mut(), || {
+        // SAFETY: kd is a live key object (read only here).
+        match unsafe { obj::<KeyObj>(kd as *mut c_void) } {
+            Some(k) => boxed(KeyObj { key: k.key.clone() }),
+            None => null_mut(),
+        }
+    })
+}
+
+unsafe extern "C" fn km_query_operation_name(_op: c_int) -> *const c_char {
+    c"RSA".as_ptr()
+}
+
+unsafe extern "C" fn km_gen_init(
+    _prov: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+) -> *mut c_void {
+    guard(null_mut(), || {
+        let mut g = GenCtx::new(selection);
+        // SAFETY: params is the caller's array.
+        if !g.set_params(&unsafe { read_params(params) }) {
+            return null_mut();
+        }
+        boxed(g)
+    })
+}
+
+unsafe extern "C" fn km_gen_set_params(g: *mut c_void, params: *const OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: g is a live generation context; params the caller's array.
+        match unsafe { (obj::<GenCtx>(g), read_params(params)) } {
+            (Some(g), p) => ok(g.set_params(&p)),
+            _ => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn km_gen_settable_params(_g: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+    GEN_SETTABLE.0.as_ptr()
+}
+
+unsafe extern "C" fn km_gen(g: *mut c_void, _cb: Callback, _arg: *mut c_void) -> *mut c_void {
+    guard(null_mut(), || {
+        // SAFETY: g is a live generation context.
+        match unsafe { obj::<GenCtx>(g) }.and_then(|g| g.generate()) {
+            Some(k) => boxed(k),
+            None => null_mut(),
+        }
+    })
+}
+
+unsafe extern "C" fn km_gen_cleanup(g: *mut c_void) {
+    // SAFETY: g is a generation context this module made, freed once.
+    guard((), || unsafe { free::<GenCtx>(g) })
+}
+
+static KEYMGMT: [Dispatch; 21] = [
+    entry!(1, km_new),
+    entry!(2, km_gen_init),
+    entry!(4, km_gen_set_params),
+    entry!(5, km_gen_settable_params),
+    entry!(6, km_gen),
+    entry!(7, km_gen_cleanup),
+    entry!(10, km_free),
+    entry!(11, km_get_params),
+    entry!(12, km_gettable_params),
+    entry!(20, km_query_operation_name),
+    entry!(21, km_has),
+    entry!(22, km_validate),
+    entry!(23, km_match),
+    entry!(40, km_import),
+    entry!(41, km_types),
+    entry!(42, km_export),
+    entry!(43, km_types),
+    entry!(44, km_dup),
+    END,
+    END,
+    END,
+];
+
+/// The key of a provider key pointer, shared.
+///
+/// # Safety
+/// `kd` is NULL or a live key object of this module.
+unsafe fn key_of(kd: *mut c_void) -> Option<std::sync::Arc<keys::Key>> {
+    // SAFETY: per the contract (read only).
+    unsafe { obj::<KeyObj>(kd) }.and_then(|k| k.key.clone())
+}
+
+// -------------------------------------------------------------- signature
+
+static SIG_SETTABLE: Table<[OsslParam; 7]> = Table([
+    desc(c"pad-mode", UTF8_STRING),
+    desc(c"digest", UTF8_STRING),
+    desc(c"properties", UTF8_STRING),
+    desc(c"mgf1-digest", UTF8_STRING),
+    desc(c"mgf1-properties", UTF8_STRING),
+    desc(c"saltlen", UTF8_STRING),
+    PARAM_END,
+]);
+
+static SIG_GETTABLE: Table<[OsslParam; 6]> = Table([
+    desc(c"algorithm-id", OCTET_STRING),
+    desc(c"pad-mode", UTF8_STRING),
+    desc(c"digest", UTF8_STRING),
+    desc(c"mgf1-digest", UTF8_STRING),
+    desc(c"saltlen", UTF8_STRING),
+    PARAM_END,
+]);
+
+unsafe extern "C" fn sig_newctx(_prov: *mut c_void, _propq: *const c_char) -> *mut c_void {
+    guard(null_mut(), || boxed(SigCtx::default()))
+}
+
+unsafe extern "C" fn sig_freectx(ctx: *mut c_void) {
+    // SAFETY: ctx is a signature context of this module, freed once.
+    guard((), || unsafe { free::<SigCtx>(ctx) })
+}
+
+unsafe extern "C" fn sig_dupctx(ctx: *mut c_void) -> *mut c_void {
+    guard(null_mut(), || {
+        // SAFETY: ctx is a live signature context.
+        match unsafe { obj::<SigCtx>(ctx) } {
+            Some(c) => boxed(c.clone()),
+            None => null_mut(),
+        }
+    })
+}
+
+/// # Safety
+/// `ctx`, `kd` and `params` as OpenSSL passes them to an init function.
+unsafe fn sig_init_common(
+    ctx: *mut c_void,
+    kd: *mut c_void,
+    op: Op,
+    md: Option<*const c_char>,
+    params: *const OsslParam,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; kd a live key or NULL; params the
+        // caller's array; md NULL or a C string.
+        let (c, key, params) = unsafe { (obj::<SigCtx>(ctx), key_of(kd), read_params(params)) };
+        let Some(c) = c else { return 0 };
+        match md {
+            None => ok(c.init(key, op, &params)),
+            Some(md) => {
+                let name = (!md.is_null())
+                    // SAFETY: a non-NULL digest name is a C string.
+                    .then(|| unsafe { CStr::from_ptr(md) }.to_string_lossy().into_owned());
+                ok(c.digest_init(key, op, name.as_deref(), &params))
+            }
+        }
+    })
+}
+
+unsafe extern "C" fn sig_sign_init(ctx: *mut c_void, kd: *mut c_void, params: *const OsslParam) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { sig_init_common(ctx, kd, Op::Sign, None, params) }
+}
+
+unsafe extern "C" fn sig_verify_init(ctx: *mut c_void, kd: *mut c_void, params: *const OsslParam) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { sig_init_common(ctx, kd, Op::Verify, None, params) }
+}
+
+unsafe extern "C" fn sig_verify_recover_init(
+    ctx: *mut c_void,
+    kd: *mut c_void,
+    params: *const OsslParam,
+) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { sig_init_common(ctx, kd, Op::VerifyRecover, None, params) }
+}
+
+unsafe extern "C" fn sig_verify_recover(
+    ctx: *mut c_void,
+    out: *mut u8,
+    outlen: *mut usize,
+    outsize: usize,
+    sig: *const u8,
+    siglen: usize,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; sig valid for siglen bytes.
+        let (c, sig) = unsafe { (obj::<SigCtx>(ctx), slice(sig, siglen)) };
+        let Some(c) = c else { return 0 };
+        if out.is_null() {
+            return match (c.sig_len(), outlen.is_null()) {
+                // SAFETY: outlen is writable.
+                (Some(k), false) => unsafe {
+                    *outlen = k;
+                    1
+                },
+                _ => 0,
+            };
+        }
+        match c.verify_recover(sig) {
+            // SAFETY: out is writable for outsize bytes, outlen writable.
+            Some(data) => ok(unsafe { emit(out, outlen, outsize, &data) }),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn sig_digest_sign_init(
+    ctx: *mut c_void,
+    md: *const c_char,
+    kd: *mut c_void,
+    params: *const OsslParam,
+) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { sig_init_common(ctx, kd, Op::Sign, Some(md), params) }
+}
+
+unsafe extern "C" fn sig_digest_verify_init(
+    ctx: *mut c_void,
+    md: *const c_char,
+    kd: *mut c_void,
+    params: *const OsslParam,
+) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { sig_init_common(ctx, kd, Op::Verify, Some(md), params) }
+}
+
+unsafe extern "C" fn sig_sign(
+    ctx: *mut c_void,
+    sig: *mut u8,
+    siglen: *mut usize,
+    sigsize: usize,
+    tbs: *const u8,
+    tbslen: usize,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; tbs valid for tbslen bytes.
+        let (c, tbs) = unsafe { (obj::<SigCtx>(ctx), slice(tbs, tbslen)) };
+        let Some(c) = c else { return 0 };
+        if sig.is_null() {
+            return match (c.sig_len(), siglen.is_null()) {
+                // SAFETY: siglen is writable.
+                (Some(k), false) => unsafe {
+                    *siglen = k;
+                    1
+                },
+                _ => 0,
+            };
+        }
+        match c.sign(tbs) {
+            // SAFETY: sig is writable for sigsize bytes, siglen writable.
+            Some(s) => ok(unsafe { emit(sig, siglen, sigsize, &s) }),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn sig_verify(
+    ctx: *mut c_void,
+    sig: *const u8,
+    siglen: usize,
+    tbs: *const u8,
+    tbslen: usize,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; sig and tbs valid for their lengths.
+        let (c, sig, tbs) = unsafe { (obj::<SigCtx>(ctx), slice(sig, siglen), slice(tbs, tbslen)) };
+        c.is_some_and(|c| c.verify(sig, tbs)).into()
+    })
+}
+
+unsafe extern "C" fn sig_digest_update(ctx: *mut c_void, data: *const u8, len: usize) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; data valid for len bytes.
+        let (c, data) = unsafe { (obj::<SigCtx>(ctx), slice(data, len)) };
+        c.is_some_and(|c| c.update(data)).into()
+    })
+}
+
+unsafe extern "C" fn sig_digest_sign_final(
+    ctx: *mut c_void,
+    sig: *mut u8,
+    siglen: *mut usize,
+    sigsize: usize,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context.
+        let Some(c) = (unsafe { obj::<SigCtx>(ctx) }) else {
+            return 0;
+        };
+        if sig.is_null() {
+            return match (c.sig_len(), siglen.is_null()) {
+                // SAFETY: siglen is writable.
+                (Some(k), false) => unsafe {
+                    *siglen = k;
+                    1
+                },
+                _ => 0,
+            };
+        }
+        match c.digest_sign_final() {
+            // SAFETY: sig is writable for sigsize bytes, siglen writable.
+            Some(s) => ok(unsafe { emit(sig, siglen, sigsize, &s) }),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn sig_digest_verify_final(ctx: *mut c_void, sig: *const u8, siglen: usize) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; sig valid for siglen bytes.
+        let (c, sig) = unsafe { (obj::<SigCtx>(ctx), slice(sig, siglen)) };
+        c.is_some_and(|c| c.digest_verify_final(sig)).into()
+    })
+}
+
+unsafe extern "C" fn sig_get_ctx_params(ctx: *mut c_void, params: *mut OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; params the caller's writable array.
+        match unsafe { obj::<SigCtx>(ctx) } {
+            Some(c) => ok(unsafe { write_params(params, |name| c.get_param(name)) }),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn sig_set_ctx_params(ctx: *mut c_void, params: *const OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx is a live context; params the caller's array.
+        match unsafe { (obj::<SigCtx>(ctx), read_params(params)) } {
+            (Some(c), p) => ok(c.set_params(&p)),
+            _ => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn sig_gettable(_ctx: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+    SIG_GETTABLE.0.as_ptr()
+}
+
+unsafe extern "C" fn sig_settable(_ctx: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+    SIG_SETTABLE.0.as_ptr()
+}
+
+static SIGNATURE: [Dispatch; 20] = [
+    entry!(1, sig_newctx),
+    entry!(2, sig_sign_init),
+    entry!(3, sig_sign),
+    entry!(4, sig_verify_init),
+    entry!(5, sig_verify),
+    entry!(6, sig_verify_recover_init),
+    entry!(7, sig_verify_recover),
+    entry!(8, sig_digest_sign_init),
+    entry!(9, sig_digest_update),
+    entry!(10, sig_digest_sign_final),
+    entry!(12, sig_digest_verify_init),
+    entry!(13, sig_digest_update),
+    entry!(14, sig_digest_verify_final),
+    entry!(16, sig_freectx),
+    entry!(17, sig_dupctx),
+    entry!(18, sig_get_ctx_params),
+    entry!(19, sig_gettable),
+    entry!(20, sig_set_ctx_params),
+    entry!(21, sig_settable),
+    END,
+];
+
+// ---------------------------------------------------- asymmetric cipher
+
+static AC_SETTABLE: Table<[OsslParam; 9]> = Table([
+    desc(c"pad-mode", UTF8_STRING),
+    desc(c"digest", UTF8_STRING),
+    desc(c"digest-props", UTF8_STRING),
+    desc(c"mgf1-digest", UTF8_STRING),
+    desc(c"mgf1-properties", UTF8_STRING),
+    desc(c"oaep-label", OCTET_STRING),
+    desc(c"tls-client-version", UNSIGNED_INTEGER),
+    desc(c"tls-negotiated-version", UNSIGNED_INTEGER),
+    PARAM_END,
+]);
+
+static AC_GETTABLE: Table<[OsslParam; 5]> = Table([
+    desc(c"pad-mode", UTF8_STRING),
+    desc(c"digest", UTF8_STRING),
+    desc(c"mgf1-digest", UTF8_STRING),
+    desc(c"oaep-label", OCTET_STRING),
+    PARAM_END,
+]);
+
+unsafe extern "C" fn ac_newctx(_prov: *mut c_void) -> *mut c_void {
+    guard(null_mut(), || boxed(CipherCtx::default()))
+}
+
+unsafe extern "C" fn ac_freectx(ctx: *mut c_void) {
+    // SAFETY: ctx is a cipher context of this module, freed once.
+    guard((), || unsafe { free::<CipherCtx>(ctx) })
+}
+
+unsafe extern "C" fn ac_dupctx(ctx: *mut c_void) -> *mut c_void {
+    guard(null_mut(), || {
+        // SAFETY: ctx is a live cipher context.
+        match unsafe { obj::<CipherCtx>(ctx) } {
+            Some(c) => boxed(c.clone()),
+            None => null_mut(),
+        }
+    })
+}
+
+/// # Safety
+/// As OpenSSL passes the arguments to an init function.
+unsafe fn ac_init(ctx: *mut c_void, kd: *mut c_void, decrypt: bool, params: *const OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx live; kd a live key or NULL; params the caller's array.
+        let (c, key, params) = unsafe { (obj::<CipherCtx>(ctx), key_of(kd), read_params(params)) };
+        c.is_some_and(|c| c.init(key, decrypt, &params)).into()
+    })
+}
+
+unsafe extern "C" fn ac_encrypt_init(ctx: *mut c_void, kd: *mut c_void, params: *const OsslParam) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { ac_init(ctx, kd, false, params) }
+}
+
+unsafe extern "C" fn ac_decrypt_init(ctx: *mut c_void, kd: *mut c_void, params: *const OsslParam) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { ac_init(ctx, kd, true, params) }
+}
+
+/// # Safety
+/// As OpenSSL passes the arguments to encrypt/decrypt.
+unsafe fn ac_run(
+    ctx: *mut c_void,
+    out: *mut u8,
+    outlen: *mut usize,
+    outsize: usize,
+    input: *const u8,
+    inlen: usize,
+    decrypt: bool,
+) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx live; input valid for inlen bytes.
+        let (c, input) = unsafe { (obj::<CipherCtx>(ctx), slice(input, inlen)) };
+        let Some(c) = c else { return 0 };
+        if out.is_null() {
+            return match (c.out_len(), outlen.is_null()) {
+                // SAFETY: outlen is writable.
+                (Some(k), false) => unsafe {
+                    *outlen = k;
+                    1
+                },
+                _ => 0,
+            };
+        }
+        let result = if decrypt {
+            c.decrypt(input)
+        } else {
+            c.encrypt(input).map(Zeroizing::new)
+        };
+        match result {
+            // SAFETY: out writable for outsize bytes; outlen writable.
+            Some(r) => ok(unsafe { emit(out, outlen, outsize, &r) }),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn ac_encrypt(
+    ctx: *mut c_void,
+    out: *mut u8,
+    outlen: *mut usize,
+    outsize: usize,
+    input: *const u8,
+    inlen: usize,
+) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { ac_run(ctx, out, outlen, outsize, input, inlen, false) }
+}
+
+unsafe extern "C" fn ac_decrypt(
+    ctx: *mut c_void,
+    out: *mut u8,
+    outlen: *mut usize,
+    outsize: usize,
+    input: *const u8,
+    inlen: usize,
+) -> c_int {
+    // SAFETY: forwarded unchanged.
+    unsafe { ac_run(ctx, out, outlen, outsize, input, inlen, true) }
+}
+
+unsafe extern "C" fn ac_get_ctx_params(ctx: *mut c_void, params: *mut OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx live; params the caller's writable array.
+        match unsafe { obj::<CipherCtx>(ctx) } {
+            Some(c) => ok(unsafe { write_params(params, |name| c.get_param(name)) }),
+            None => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn ac_set_ctx_params(ctx: *mut c_void, params: *const OsslParam) -> c_int {
+    guard(0, || {
+        // SAFETY: ctx live; params the caller's array.
+        match unsafe { (obj::<CipherCtx>(ctx), read_params(params)) } {
+            (Some(c), p) => ok(c.set_params(&p)),
+            _ => 0,
+        }
+    })
+}
+
+unsafe extern "C" fn ac_gettable(_ctx: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+    AC_GETTABLE.0.as_ptr()
+}
+
+unsafe extern "C" fn ac_settable(_ctx: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+    AC_SETTABLE.0.as_ptr()
+}
+
+static CIPHER: [Dispatch; 12] = [
+    entry!(1, ac_newctx),
+    entry!(2, ac_encrypt_init),
+    entry!(3, ac_encrypt),
+    entry!(4, ac_decrypt_init),
+    entry!(5, ac_decrypt),
+    entry!(6, ac_freectx),
+    entry!(7, ac_dupctx),
+    entry!(8, ac_get_ctx_params),
+    entry!(9, ac_gettable),
+    entry!(10, ac_set_ctx_params),
+    entry!(11, ac_settable),
+    END,
+];

@@ -1,0 +1,300 @@
+//! Key management: redc's keys behind OpenSSL's `EVP_KEYMGMT` for "RSA".
+//!
+//! Keys reach the provider by import (the default provider decodes a file
+//! and passes the numbers n, e, d, rsa-factor1/2, rsa-exponent1/2,
+//! rsa-coefficient1 as `OSSL_PARAM` big integers) or by generation, and
+//! leave it by export (to the default provider's encoders). A private key
+//! needs both primes: redc runs every private operation with CRT.
+//!
+//! Secrets: the numbers are read into wiped buffers ([`Value::Big`]) and
+//! the key's own storage is wiped when the last reference is dropped.
+
+use crate::params::{Param, Value, find};
+use redc::rsa::{PrivateComponents, RsaPrivateKey, RsaPublicKey, keygen, os_rng};
+use std::sync::Arc;
+use zeroize::Zeroizing;
+
+/// `OSSL_KEYMGMT_SELECT_PRIVATE_KEY`.
+pub const SELECT_PRIVATE: i32 = 0x01;
+/// `OSSL_KEYMGMT_SELECT_PUBLIC_KEY`.
+pub const SELECT_PUBLIC: i32 = 0x02;
+/// Both halves of a key pair.
+pub const SELECT_KEYPAIR: i32 = SELECT_PRIVATE | SELECT_PUBLIC;
+
+/// A key as the provider holds it (once, behind an `Arc`: the size of the
+/// variants does not matter).
+#[allow(clippy::large_enum_variant)]
+pub enum Key {
+    /// A private key (with its public half).
+    Private(RsaPrivateKey),
+    /// A public key only.
+    Public(RsaPublicKey),
+}
+
+impl Key {
+    /// The public half.
+    pub fn public(&self) -> &RsaPublicKey {
+        match self {
+            Key::Private(k) => k.public_key(),
+            Key::Public(k) => k,
+        }
+    }
+
+    /// The private key, if this is one.
+    pub fn private(&self) -> Option<&RsaPrivateKey> {
+        match self {
+            Key::Private(k) => Some(k),
+            Key::Public(_) => None,
+        }
+    }
+}
+
+/// OpenSSL's key object (`void *keydata`): empty until imported or
+/// generated. Operation contexts hold their own reference to the key.
+#[derive(Default)]
+pub struct KeyObj {
+    /// The key, shared with the operation contexts that use it.
+    pub key: Option<Arc<Key>>,
+}
+
+/// The names of the numbers, in OpenSSL's order.
+pub const NAMES: [&str; 8] = [
+    "n",
+    "e",
+    "d",
+    "rsa-factor1",
+    "rsa-factor2",
+    "rsa-exponent1",
+    "rsa-exponent2",
+    "rsa-coefficient1",
+];
+
+fn big<'a>(params: &'a [Param], key: &str) -> Option<&'a [u8]> {
+    match find(params, key)? {
+        Value::Big(b) => Some(b),
+        _ => None,
+    }
+}
+
+/// Import `params` into `obj` for `selection`, as the default provider's
+/// RSA import does: nothing to do without a key-pair selection; n and e
+/// always; the private numbers when the selection asks for them and d is
+/// present. Multi-prime keys and private keys without their primes are
+/// refused (false).
+pub fn import(obj: &mut KeyObj, selection: i32, params: &[Param]) -> bool {
+    if selection & SELECT_KEYPAIR == 0 {
+        return true;
+    }
+    let (Some(n), Some(e)) = (big(params, "n"), big(params, "e")) else {
+        return false;
+    };
+    if find(params, "rsa-factor3").is_some() {
+        return false;
+    }
+    let key = match big(params, "d") {
+        Some(d) if selection & SELECT_PRIVATE != 0 => {
+            let (Some(p), Some(q)) = (big(params, "rsa-factor1"), big(params, "rsa-factor2")) else {
+                return false;
+            };
+            let crt = match (
+                big(params, "rsa-exponent1"),
+                big(params, "rsa-exponent2"),
+                big(params, "rsa-coefficient1"),
+            ) {
+                (Some(dp), Some(dq), Some(qinv)) => Some((dp, dq, qinv)),
+                _ => None,
+            };
+            match RsaPrivateKey::from_components(PrivateComponents { n, e, d, p, q, crt }) {
+                Ok(k) => Key::Private(k),
+                Err(_) => return false,
+            }
+        }
+        _ => match RsaPublicKey::new(n, e) {
+            Ok(k) => Key::Public(k),
+            Err(_) => return false,
+        },
+    };
+    crate::trace(match key {
+        Key::Private(_) => "import private key",
+        Key::Public(_) => "import public key",
+    });
+    obj.key = Some(Arc::new(key));
+    true
+}
+
+/// The numbers of `key` for `selection`: n and e for any key-pair
+/// selection, the private ones too when asked for and present.
+pub fn export(key: &Key, selection: i32) -> Vec<(&'static str, Zeroizing<Vec<u8>>)> {
+    let mut out = Vec::new();
+    if selection & SELECT_KEYPAIR == 0 {
+        return out;
+    }
+    let public = key.public();
+    out.push(("n", Zeroizing::new(public.n_bytes())));
+    out.push(("e", Zeroizing::new(public.e_bytes())));
+    if selection & SELECT_PRIVATE != 0
+        && let Some(k) = key.private()
+    {
+        out.push(("d", k.d_bytes()));
+        out.push(("rsa-factor1", k.p_bytes()));
+        out.push(("rsa-factor2", k.q_bytes()));
+        out.push(("rsa-exponent1", k.dp_bytes()));
+        out.push(("rsa-exponent2", k.dq_bytes()));
+        out.push(("rsa-coefficient1", k.qinv_bytes()));
+    }
+    out
+}
+
+/// Whether `obj` holds what `selection` asks for.
+pub fn has(obj: &KeyObj, selection: i32) -> bool {
+    if selection & SELECT_KEYPAIR == 0 {
+        return true;
+    }
+    match &obj.key {
+        None => false,
+        Some(k) => selection & SELECT_PRIVATE == 0 || k.private().is_some(),
+    }
+}
+
+/// Whether two keys are the same for `selection`: the public numbers for
+/// any key-pair selection, d as well for a private-only one.
+pub fn matches(a: &KeyObj, b: &KeyObj, selection: i32) -> bool {
+    let (Some(a), Some(b)) = (&a.key, &b.key) else {
+        return false;
+    };
+    if selection & SELECT_KEYPAIR == 0 {
+        return true;
+    }
+    if a.public() != b.public() {
+        return false;
+    }
+    if selection & SELECT_PUBLIC == 0 {
+        return match (a.private(), b.private()) {
+            (Some(x), Some(y)) => *x.d_bytes() == *y.d_bytes(),
+            _ => false,
+        };
+    }
+    true
+}
+
+/// Security strength of an RSA modulus of `bits` bits (NIST SP 800-57
+/// table 2, as OpenSSL's `BN_security_bits` for an integer-factorisation key).
+pub fn security_bits(bits: usize) -> i64 {
+    match bits {
+        b if b >= 15360 => 256,
+        b if b >= 7680 => 192,
+        b if b >= 3072 => 128,
+        b if b >= 2048 => 112,
+        b if b >= 1024 => 80,
+        _ => 0,
+    }
+}
+
+/// The value of key parameter `name`, if the key has it.
+pub fn get_param(key: &Key, name: &str) -> Option<Value> {
+    let public = key.public();
+    Some(match name {
+        "bits" => Value::Int(public.bits() as i64),
+        "security-bits" => Value::Int(security_bits(public.bits())),
+        "max-size" => Value::Int(public.size() as i64),
+        "default-digest" => Value::Utf8("SHA256".into()),
+        _ => {
+            let mut numbers = export(key, SELECT_KEYPAIR);
+            let i = numbers.iter().position(|(n, _)| *n == name)?;
+            Value::Big(numbers.swap_remove(i).1)
+        }
+    })
+}
+
+/// Key generation settings (`openssl genpkey -pkeyopt rsa_keygen_bits:N`).
+pub struct GenCtx {
+    /// Modulus size in bits (default 2048).
+    pub bits: usize,
+    /// Public exponent (default 65537).
+    pub e: u64,
+    /// What the caller wants generated.
+    pub selection: i32,
+}
+
+impl GenCtx {
+    /// The defaults of OpenSSL's RSA key generation.
+    pub fn new(selection: i32) -> GenCtx {
+        GenCtx {
+            bits: 2048,
+            e: 65537,
+            selection,
+        }
+    }
+
+    /// Apply "bits", "primes" (only 2) and "e".
+    pub fn set_params(&mut self, params: &[Param]) -> bool {
+        if let Some(v) = find(params, "bits") {
+            match v.as_int().and_then(|b| usize::try_from(b).ok()) {
+                Some(b) => self.bits = b,
+                None => return false,
+            }
+        }
+        if let Some(v) = find(params, "primes")
+            && v.as_int() != Some(2)
+        {
+            return false;
+        }
+        if let Some(v) = find(params, "e") {
+            match v.as_int().and_then(|e| u64::try_from(e).ok()) {
+                Some(e) => self.e = e,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// A new key, or `None` when redc cannot make one of these settings.
+    pub fn generate(&self) -> Option<KeyObj> {
+        if self.selection & SELECT_KEYPAIR == 0 {
+            return Some(KeyObj::default());
+        }
+        crate::trace(&format!("generate {} bits", self.bits));
+        let key = keygen::generate(self.bits, self.e, &mut os_rng()).ok()?;
+        Some(KeyObj {
+            key: Some(Arc::new(Key::Private(key))),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params_of(numbers: Vec<(&'static str, Zeroizing<Vec<u8>>)>) -> Vec<Param> {
+        numbers
+            .into_iter()
+            .map(|(k, v)| Param {
+                key: k.to_string(),
+                value: Value::Big(v),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn export_import_round_trip_and_selection() {
+        let g = GenCtx::new(SELECT_KEYPAIR);
+        let obj = g.generate().unwrap();
+        let key = obj.key.as_ref().unwrap();
+        let all = params_of(export(key, SELECT_KEYPAIR));
+        assert_eq!(all.len(), 8);
+        let mut back = KeyObj::default();
+        assert!(import(&mut back, SELECT_KEYPAIR, &all));
+        assert!(has(&back, SELECT_KEYPAIR));
+        assert!(matches(&obj, &back, SELECT_KEYPAIR));
+        // Public selection: a public key even though d is in the params.
+        let mut public = KeyObj::default();
+        assert!(import(&mut public, SELECT_PUBLIC, &all));
+        assert!(has(&public, SELECT_PUBLIC) && !has(&public, SELECT_PRIVATE));
+        // d without the primes: refused.
+        let mut no_primes = KeyObj::default();
+        assert!(!import(&mut no_primes, SELECT_KEYPAIR, &all[..3]));
+        assert_eq!(get_param(key, "bits").unwrap().as_int(), Some(2048));
+        assert_eq!(get_param(key, "max-size").unwrap().as_int(), Some(256));
+        assert_eq!(get_param(key, "security-bits").unwrap().as_int(), Some(112));
+    }
+}

@@ -1,0 +1,390 @@
+//! Signatures: `EVP_SIGNATURE` "RSA", PKCS#1 v1.5 and PSS (RFC 8017 8.1,
+//! 8.2), on a digest (`EVP_PKEY_sign`) or on a message hashed here
+//! (`EVP_DigestSign`), with the context parameters OpenSSL's applications
+//! set: "pad-mode", "digest", "mgf1-digest", "saltlen".
+//!
+//! PKCS#1 v1.5 without a digest (`openssl pkeyutl -sign` with no
+//! `-digest`) signs the raw input with type-1 padding, as OpenSSL does;
+//! pad mode "none" is the raw primitive on k-byte inputs.
+
+use crate::keys::Key;
+use crate::params::{Pad, Param, Salt, Value, find, md_name, parse_md};
+use redc::hash::{HashAlg, Hasher};
+use redc::padding::{SaltLen, pss_max_salt_len};
+use redc::rsa::{RsaPrivateKey, RsaPublicKey, os_rng};
+use std::sync::Arc;
+
+/// What the context was initialised for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Signing.
+    Sign,
+    /// Verifying.
+    Verify,
+    /// Recovering the signed data (`openssl pkeyutl -verifyrecover`).
+    VerifyRecover,
+}
+
+/// A signature context (`void *ctx` of the signature functions).
+#[derive(Clone)]
+pub struct SigCtx {
+    key: Option<Arc<Key>>,
+    op: Option<Op>,
+    pad: Pad,
+    md: Option<HashAlg>,
+    mgf1: Option<HashAlg>,
+    salt: Salt,
+    /// The running hash of a digest-sign/verify.
+    hasher: Option<Hasher>,
+}
+
+impl Default for SigCtx {
+    fn default() -> Self {
+        SigCtx {
+            key: None,
+            op: None,
+            pad: Pad::Pkcs1,
+            md: None,
+            mgf1: None,
+            salt: Salt::Auto,
+            hasher: None,
+        }
+    }
+}
+
+impl SigCtx {
+    /// Start an operation on `key` (`None`: keep the key of a previous init).
+    pub fn init(&mut self, key: Option<Arc<Key>>, op: Op, params: &[Param]) -> bool {
+        if let Some(k) = key {
+            self.key = Some(k);
+        }
+        let Some(key) = &self.key else { return false };
+        if op == Op::Sign && key.private().is_none() {
+            return false;
+        }
+        self.op = Some(op);
+        self.hasher = None;
+        self.set_params(params)
+    }
+
+    /// Start a digest-sign or digest-verify with `md` (`None`: SHA-256, the
+    /// key's default digest).
+    pub fn digest_init(&mut self, key: Option<Arc<Key>>, op: Op, md: Option<&str>, params: &[Param]) -> bool {
+        let md = match md {
+            None | Some("") => HashAlg::Sha256,
+            Some(name) => match parse_md(name) {
+                Some(h) => h,
+                None => return false,
+            },
+        };
+        if !self.init(key, op, &[]) {
+            return false;
+        }
+        self.md = Some(md);
+        self.hasher = Some(md.hasher());
+        self.set_params(params)
+    }
+
+    /// Absorb message bytes of a digest-sign/verify.
+    pub fn update(&mut self, data: &[u8]) -> bool {
+        match &mut self.hasher {
+            Some(h) => {
+                h.update(data);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The signature length: the modulus size k.
+    pub fn sig_len(&self) -> Option<usize> {
+        self.key.as_ref().map(|k| k.public().size())
+    }
+
+    fn pss_salt_for_sign(&self, hash: HashAlg, key: &RsaPrivateKey) -> Option<usize> {
+        let max = pss_max_salt_len(hash, key.bits() - 1)?;
+        Some(match self.salt {
+            Salt::Digest => hash.output_len(),
+            Salt::Auto | Salt::Max => max,
+            Salt::AutoDigestMax => hash.output_len().min(max),
+            Salt::Len(n) => n,
+        })
+    }
+
+    fn pss_salt_for_verify(&self, hash: HashAlg, key: &RsaPublicKey) -> Option<SaltLen> {
+        Some(match self.salt {
+            Salt::Digest => SaltLen::Exact(hash.output_len()),
+            Salt::Auto | Salt::AutoDigestMax => SaltLen::Auto,
+            Salt::Max => SaltLen::Exact(pss_max_salt_len(hash, key.bits() - 1)?),
+            Salt::Len(n) => SaltLen::Exact(n),
+        })
+    }
+
+    /// Sign `tbs` (a digest when a digest is set, else raw data).
+    pub fn sign(&self, tbs: &[u8]) -> Option<Vec<u8>> {
+        if self.op != Some(Op::Sign) {
+            return None;
+        }
+        let key = self.key.as_ref()?.private()?;
+        let rng = &mut os_rng();
+        crate::trace(&format!("sign {:?} {:?}", self.pad, self.md));
+        match (self.pad, self.md) {
+            (Pad::Pkcs1, Some(h)) => key.sign_pkcs1v15(rng, h, tbs).ok(),
+            (Pad::Pkcs1, None) => {
+                let em = type1_pad(tbs, key.size())?;
+                key.raw_private(rng, &em).ok().map(|s| s.to_vec())
+            }
+            (Pad::Pss, Some(h)) => {
+                if self.mgf1.is_some_and(|m| m != h) {
+                    return None;
+                }
+                let salt = self.pss_salt_for_sign(h, key)?;
+                key.sign_pss(rng, h, tbs, Some(salt)).ok()
+            }
+            (Pad::None, None) => key.raw_private(rng, tbs).ok().map(|s| s.to_vec()),
+            _ => None,
+        }
+    }
+
+    /// Verify `sig` over `tbs` (a digest when a digest is set).
+    pub fn verify(&self, sig: &[u8], tbs: &[u8]) -> bool {
+        if self.op != Some(Op::Verify) {
+            return false;
+        }
+        let Some(key) = self.key.as_ref() else {
+            return false;
+        };
+        let key = key.public();
+        crate::trace(&format!("verify {:?} {:?}", self.pad, self.md));
+        match (self.pad, self.md) {
+            (Pad::Pkcs1, Some(h)) => key.verify_pkcs1v15(h, tbs, sig).is_ok(),
+            (Pad::Pkcs1, None) => match (key.raw_public(sig), type1_pad(tbs, key.size())) {
+                (Ok(em), Some(expected)) => em == expected,
+                _ => false,
+            },
+            (Pad::Pss, Some(h)) => {
+                if self.mgf1.is_some_and(|m| m != h) {
+                    return false;
+                }
+                match self.pss_salt_for_verify(h, key) {
+                    Some(salt) => key.verify_pss(h, tbs, sig, salt).is_ok(),
+                    None => false,
+                }
+            }
+            (Pad::None, None) => key.raw_public(sig).is_ok_and(|m| m == tbs),
+            _ => false,
+        }
+    }
+
+    /// The data a PKCS#1 v1.5 (or raw) signature carries: the digest when a
+    /// digest is set (checked against its DigestInfo), else everything after
+    /// the type-1 padding; the raw value with pad mode "none". All public.
+    pub fn verify_recover(&self, sig: &[u8]) -> Option<Vec<u8>> {
+        if self.op != Some(Op::VerifyRecover) {
+            return None;
+        }
+        let key = self.key.as_ref()?.public();
+        crate::trace(&format!("verify-recover {:?} {:?}", self.pad, self.md));
+        let em = key.raw_public(sig).ok()?;
+        match self.pad {
+            Pad::None => Some(em),
+            Pad::Pkcs1 => {
+                if em.len() < 11 || em[0] != 0 || em[1] != 1 {
+                    return None;
+                }
+                let sep = em[2..].iter().position(|&b| b != 0xff)? + 2;
+                if em[sep] != 0 || sep < 10 {
+                    return None;
+                }
+                let data = &em[sep + 1..];
+                match self.md {
+                    None => Some(data.to_vec()),
+                    Some(h) => {
+                        let prefix = h.digest_info_prefix();
+                        (data.len() == prefix.len() + h.output_len() && data.starts_with(prefix))
+                            .then(|| data[prefix.len()..].to_vec())
+                    }
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Finish a digest-sign: the signature of everything absorbed. The
+    /// context stays usable (OpenSSL may finalise a copy).
+    pub fn digest_sign_final(&mut self) -> Option<Vec<u8>> {
+        let digest = self.hasher.take()?.finalize();
+        self.sign(&digest)
+    }
+
+    /// Finish a digest-verify.
+    pub fn digest_verify_final(&mut self, sig: &[u8]) -> bool {
+        match self.hasher.take() {
+            Some(h) => self.verify(sig, &h.finalize()),
+            None => false,
+        }
+    }
+
+    /// Apply "pad-mode", "digest", "mgf1-digest" and "saltlen"; others are
+    /// ignored ("properties": redc has one implementation of each hash).
+    pub fn set_params(&mut self, params: &[Param]) -> bool {
+        if let Some(v) = find(params, "pad-mode") {
+            match Pad::parse(v) {
+                Some(p @ (Pad::Pkcs1 | Pad::Pss | Pad::None)) => self.pad = p,
+                _ => return false,
+            }
+        }
+        if let Some(v) = find(params, "digest") {
+            let Some(h) = v.as_str().and_then(parse_md) else {
+                return false;
+            };
+            // A digest-sign hashes with the digest it started with.
+            if self.hasher.as_ref().is_some_and(|x| x.alg() != h) {
+                return false;
+            }
+            self.md = Some(h);
+        }
+        if let Some(v) = find(params, "mgf1-digest") {
+            match v.as_str().and_then(parse_md) {
+                Some(h) => self.mgf1 = Some(h),
+                None => return false,
+            }
+        }
+        if let Some(v) = find(params, "saltlen") {
+            match Salt::parse(v) {
+                Some(s) => self.salt = s,
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// The value of context parameter `name`.
+    pub fn get_param(&self, name: &str) -> Option<Value> {
+        match name {
+            "pad-mode" => Some(self.pad.value()),
+            "digest" => self.md.map(|h| Value::Utf8(md_name(h).into())),
+            "mgf1-digest" => self.mgf1.or(self.md).map(|h| Value::Utf8(md_name(h).into())),
+            "saltlen" => Some(self.salt.value()),
+            "algorithm-id" => match (self.pad, self.md) {
+                (Pad::Pkcs1, Some(h)) => Some(Value::Octet(pkcs1_algorithm_id(h))),
+                (Pad::Pss, Some(h)) if self.mgf1.is_none_or(|m| m == h) => {
+                    let key = self.key.as_ref()?;
+                    let salt = match key.private() {
+                        Some(k) => self.pss_salt_for_sign(h, k)?,
+                        None => match self.pss_salt_for_verify(h, key.public())? {
+                            SaltLen::Exact(n) => n,
+                            SaltLen::Auto => return None,
+                        },
+                    };
+                    Some(Value::Octet(pss_algorithm_id(h, salt)))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// EMSA-PKCS1-v1_5 without DigestInfo: `00 01 FF..FF 00 || data`, k bytes,
+/// at least 8 bytes of FF (RFC 8017 9.2 steps 4 and 5).
+fn type1_pad(data: &[u8], k: usize) -> Option<Vec<u8>> {
+    if data.len() + 11 > k {
+        return None;
+    }
+    let mut em = vec![0xff; k];
+    em[0] = 0;
+    em[1] = 1;
+    em[k - data.len() - 1] = 0;
+    em[k - data.len()..].copy_from_slice(data);
+    Some(em)
+}
+
+/// The DER AlgorithmIdentifier of `<hash>WithRSAEncryption` (RFC 8017
+/// appendix C): OID 1.2.840.113549.1.1.{5,11,12,13} with NULL parameters.
+pub fn pkcs1_algorithm_id(h: HashAlg) -> Vec<u8> {
+    let last = match h {
+        HashAlg::Sha1 => 5,
+        HashAlg::Sha256 => 11,
+        HashAlg::Sha384 => 12,
+        HashAlg::Sha512 => 13,
+    };
+    vec![
+        0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, last, 0x05, 0x00,
+    ]
+}
+
+/// A DER TLV.
+fn der(tag: u8, content: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    let len = content.len();
+    if len < 0x80 {
+        out.push(len as u8);
+    } else {
+        let bytes: Vec<u8> = len.to_be_bytes().into_iter().skip_while(|&b| b == 0).collect();
+        out.push(0x80 | bytes.len() as u8);
+        out.extend_from_slice(&bytes);
+    }
+    out.extend_from_slice(content);
+    out
+}
+
+/// The DER AlgorithmIdentifier of a hash with NULL parameters, as OpenSSL
+/// 3.0 writes it inside RSASSA-PSS-params (the test against the default
+/// provider's certificates compares the bytes).
+fn hash_algorithm_id(h: HashAlg) -> Vec<u8> {
+    let oid: &[u8] = match h {
+        HashAlg::Sha1 => &[0x2b, 0x0e, 0x03, 0x02, 0x1a],
+        HashAlg::Sha256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01],
+        HashAlg::Sha384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02],
+        HashAlg::Sha512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03],
+    };
+    let mut alg = der(0x06, oid);
+    alg.extend_from_slice(&[0x05, 0x00]);
+    der(0x30, &alg)
+}
+
+/// The DER AlgorithmIdentifier of RSASSA-PSS (RFC 8017 appendix A.2.3)
+/// with `h` for the message and MGF1, `salt` bytes of salt and the
+/// trailer field 1; fields at their DEFAULT (SHA-1, salt 20) are omitted,
+/// as DER requires.
+pub fn pss_algorithm_id(h: HashAlg, salt: usize) -> Vec<u8> {
+    const RSASSA_PSS: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
+    const MGF1: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
+    let mut params = Vec::new();
+    if h != HashAlg::Sha1 {
+        params.extend(der(0xa0, &hash_algorithm_id(h)));
+        let mut mgf = der(0x06, &MGF1);
+        mgf.extend(hash_algorithm_id(h));
+        params.extend(der(0xa1, &der(0x30, &mgf)));
+    }
+    if salt != 20 {
+        let mut int: Vec<u8> = (salt as u64)
+            .to_be_bytes()
+            .into_iter()
+            .skip_while(|&b| b == 0)
+            .collect();
+        if int.first().is_none_or(|&b| b & 0x80 != 0) {
+            int.insert(0, 0);
+        }
+        params.extend(der(0xa2, &der(0x02, &int)));
+    }
+    let mut alg = der(0x06, &RSASSA_PSS);
+    alg.extend(der(0x30, &params));
+    der(0x30, &alg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type1_padding_layout() {
+        let em = type1_pad(b"abc", 16).unwrap();
+        assert_eq!(em[..2], [0, 1]);
+        assert!(em[2..12].iter().all(|&b| b == 0xff));
+        assert_eq!(em[12], 0);
+        assert_eq!(&em[13..], b"abc");
+        assert!(type1_pad(&[0; 6], 16).is_none());
+    }
+}
