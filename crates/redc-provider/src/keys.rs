@@ -145,6 +145,21 @@ pub fn export(key: &Key, selection: i32) -> Vec<(&'static str, Zeroizing<Vec<u8>
     out
 }
 
+/// A copy of `obj` holding only what `selection` asks for, as OpenSSL's
+/// RSA dup: nothing without a key-pair selection (`EVP_PKEY_copy_parameters`
+/// asks for the domain parameters only, which RSA has none of), the
+/// public half without the private selection.
+pub fn dup(obj: &KeyObj, selection: i32) -> KeyObj {
+    let key = match &obj.key {
+        _ if selection & SELECT_KEYPAIR == 0 => None,
+        Some(k) if selection & SELECT_PRIVATE == 0 && k.private().is_some() => {
+            Some(Arc::new(Key::Public(k.public().clone())))
+        }
+        k => k.clone(),
+    };
+    KeyObj { key }
+}
+
 /// Whether `obj` holds what `selection` asks for.
 pub fn has(obj: &KeyObj, selection: i32) -> bool {
     if selection & SELECT_KEYPAIR == 0 {

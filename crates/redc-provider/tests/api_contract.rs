@@ -1,0 +1,128 @@
+//! The provider through libcrypto's EVP API, where the `openssl` tools do
+//! not reach: tests/probe/probe.c (compiled here with `cc -lcrypto`) runs
+//! each call once on OpenSSL's default provider (the oracle) and once on
+//! redc, and the outcomes must agree.
+
+mod common;
+use common::*;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The compiled probe, or `None` (SKIPPED) without a C compiler or the
+/// OpenSSL 3 headers (scripts/test.sh installs gcc and libssl-dev).
+fn probe() -> Option<&'static PathBuf> {
+    static EXE: OnceLock<Option<PathBuf>> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/probe/probe.c");
+        let exe = work_dir().join("probe");
+        let built = Command::new("cc")
+            .arg("-o")
+            .arg(&exe)
+            .arg(&src)
+            .arg("-lcrypto")
+            .output();
+        match built {
+            Ok(o) if o.status.success() => Some(exe),
+            Ok(o) => {
+                eprintln!(
+                    "SKIPPED: cc could not build the probe: {}",
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("SKIPPED: no C compiler (cc): {e}");
+                None
+            }
+        }
+    })
+    .as_ref()
+}
+
+/// The probe's "name=value" lines for `key` on the default provider and on redc.
+fn run_both(key: &str) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    let dir = provider_dir().expect("checked by the caller");
+    let exe = probe().expect("checked by the caller");
+    let run = |extra: &[&str]| {
+        let o = Command::new(exe)
+            .arg(work_dir().join(key))
+            .args(extra)
+            .current_dir(work_dir())
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            o.status.success(),
+            "probe {extra:?} failed:\n{out}\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        out.lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let theirs = run(&["default"]);
+    let ours = run(&["redc", &dir.display().to_string()]);
+    assert_eq!(theirs["key-provider"], "default");
+    assert_eq!(ours["key-provider"], "redc", "the probe's key is not redc's");
+    (theirs, ours)
+}
+
+fn probed() -> Option<(BTreeMap<String, String>, BTreeMap<String, String>)> {
+    common::provider_dir()?;
+    probe()?;
+    let (key, _, _) = key(2048);
+    Some(run_both(&key))
+}
+
+macro_rules! need_probe {
+    () => {
+        match probed() {
+            Some(r) => r,
+            None => {
+                eprintln!("SKIPPED: OpenSSL 3 `openssl` binary or the C probe not available");
+                return;
+            }
+        }
+    };
+}
+
+/// Decryption into a buffer smaller than the modulus fails before any
+/// private operation, as OpenSSL's does: otherwise success or failure
+/// would tell whether the plaintext (or PKCS#1 v1.5's implicit-rejection
+/// substitute) fits, a length oracle on the padding check.
+#[test]
+fn decrypt_refuses_an_output_buffer_below_the_modulus_size() {
+    let (theirs, ours) = need_probe!();
+    for pad in ["pkcs1", "oaep"] {
+        let full = format!("decrypt-{pad}-full-buffer");
+        let exact = format!("decrypt-{pad}-exact-buffer");
+        assert_eq!(theirs[&full], "1", "{theirs:?}");
+        assert_eq!(ours[&full], "1", "{ours:?}");
+        assert_eq!(ours[&exact], theirs[&exact], "{pad}: {ours:?} vs {theirs:?}");
+        assert_eq!(ours[&exact], "0");
+    }
+}
+
+/// `EVP_PKEY_CTX_get0_rsa_oaep_label` asks for an OCTET_PTR parameter.
+#[test]
+fn oaep_label_can_be_read_back() {
+    let (theirs, ours) = need_probe!();
+    assert_eq!(theirs["oaep-label-len"], "10", "{theirs:?}");
+    assert_eq!(ours["oaep-label-len"], "10", "{ours:?}");
+    assert_eq!(ours["oaep-label"], "same");
+}
+
+/// `EVP_PKEY_copy_parameters` duplicates the key object with a
+/// parameters-only selection: the copy must not hold the key, least of
+/// all its private half.
+#[test]
+fn key_dup_honours_the_selection() {
+    let (theirs, ours) = need_probe!();
+    for k in ["copy-parameters-has-n", "copy-parameters-has-d"] {
+        assert_eq!(theirs[k], "0", "{theirs:?}");
+        assert_eq!(ours[k], "0", "{k}: {ours:?}");
+    }
+}
