@@ -355,6 +355,23 @@ unsafe fn obj<'a, T>(p: *mut c_void) -> Option<&'a mut T> {
     unsafe { (p as *mut T).as_mut() }
 }
 
+/// Turn a key-object pointer into a shared reference. Key objects are
+/// shared: OpenSSL hands the same `EVP_PKEY`'s key data to many threads at
+/// once (a TLS server's certificate key) and may pass one object twice
+/// (`EVP_PKEY_eq(k, k)` calls match with a == b), so the read-only entry
+/// points must not make a `&mut` of it (two live `&mut` to one object are
+/// undefined behaviour even when nobody writes). [`KeyObj`] is `Sync`: an
+/// `Option<Arc<Key>>`, whose keys only lock their blinding pool.
+///
+/// # Safety
+/// `p` is NULL or a live `Box<KeyObj>` pointer from this module that no
+/// thread mutates meanwhile (only import and free do, on an object OpenSSL
+/// does not share while it builds or frees it).
+unsafe fn key_obj<'a>(p: *const c_void) -> Option<&'a KeyObj> {
+    // SAFETY: per the contract above.
+    unsafe { (p as *const KeyObj).as_ref() }
+}
+
 fn boxed<T>(v: T) -> *mut c_void {
     Box::into_raw(Box::new(v)) as *mut c_void
 }
@@ -591,6 +608,12 @@ static GEN_SETTABLE: Table<[OsslParam; 4]> = Table([
     PARAM_END,
 ]);
 
+// Key objects cross threads (see `key_obj`): the compiler checks they may.
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<KeyObj>()
+};
+
 unsafe extern "C" fn km_new(_prov: *mut c_void) -> *mut c_void {
     guard(null_mut(), || boxed(KeyObj::default()))
 }
@@ -603,7 +626,7 @@ unsafe extern "C" fn km_free(kd: *mut c_void) {
 unsafe extern "C" fn km_has(kd: *const c_void, selection: c_int) -> c_int {
     guard(0, || {
         // SAFETY: kd is NULL or a live key object (read only here).
-        match unsafe { obj::<KeyObj>(kd as *mut c_void) } {
+        match unsafe { key_obj(kd) } {
             Some(k) => ok(keys::has(k, selection)),
             None => 0,
         }
@@ -613,7 +636,7 @@ unsafe extern "C" fn km_has(kd: *const c_void, selection: c_int) -> c_int {
 unsafe extern "C" fn km_match(a: *const c_void, b: *const c_void, selection: c_int) -> c_int {
     guard(0, || {
         // SAFETY: a and b are NULL or live key objects (read only here).
-        let (a, b) = unsafe { (obj::<KeyObj>(a as *mut c_void), obj::<KeyObj>(b as *mut c_void)) };
+        let (a, b) = unsafe { (key_obj(a), key_obj(b)) };
         match (a, b) {
             (Some(a), Some(b)) => ok(keys::matches(a, b, selection)),
             _ => 0,
@@ -646,7 +669,7 @@ unsafe extern "C" fn km_types(_selection: c_int) -> *const OsslParam {
 unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, arg: *mut c_void) -> c_int {
     guard(0, || {
         // SAFETY: kd is a live key object (read only here).
-        let Some(Some(key)) = (unsafe { obj::<KeyObj>(kd) }).map(|k| k.key.clone()) else {
+        let Some(Some(key)) = (unsafe { key_obj(kd) }).map(|k| k.key.clone()) else {
             return 0;
         };
         let Some(cb) = cb else { return 0 };
@@ -684,7 +707,7 @@ unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, 
 unsafe extern "C" fn km_get_params(kd: *mut c_void, params: *mut OsslParam) -> c_int {
     guard(0, || {
         // SAFETY: kd is a live key object (read only here).
-        let Some(Some(key)) = (unsafe { obj::<KeyObj>(kd) }).map(|k| k.key.clone()) else {
+        let Some(Some(key)) = (unsafe { key_obj(kd) }).map(|k| k.key.clone()) else {
             return 0;
         };
         // SAFETY: params is the caller's writable array.
@@ -699,7 +722,7 @@ unsafe extern "C" fn km_gettable_params(_prov: *mut c_void) -> *const OsslParam 
 unsafe extern "C" fn km_dup(kd: *const c_void, selection: c_int) -> *mut c_void {
     guard(null_mut(), || {
         // SAFETY: kd is a live key object (read only here).
-        match unsafe { obj::<KeyObj>(kd as *mut c_void) } {
+        match unsafe { key_obj(kd) } {
             Some(k) => boxed(keys::dup(k, selection)),
             None => null_mut(),
         }
@@ -784,7 +807,7 @@ static KEYMGMT: [Dispatch; 21] = [
 /// `kd` is NULL or a live key object of this module.
 unsafe fn key_of(kd: *mut c_void) -> Option<std::sync::Arc<keys::Key>> {
     // SAFETY: per the contract (read only).
-    unsafe { obj::<KeyObj>(kd) }.and_then(|k| k.key.clone())
+    unsafe { key_obj(kd) }.and_then(|k| k.key.clone())
 }
 
 // -------------------------------------------------------------- signature

@@ -185,7 +185,10 @@ pub fn matches(a: &KeyObj, b: &KeyObj, selection: i32) -> bool {
     }
     if selection & SELECT_PUBLIC == 0 {
         return match (a.private(), b.private()) {
-            (Some(x), Some(y)) => *x.d_bytes() == *y.d_bytes(),
+            // Constant time: d is secret (both keys' lengths are public).
+            (Some(x), Some(y)) => {
+                bool::from(subtle::ConstantTimeEq::ct_eq(&x.d_bytes()[..], &y.d_bytes()[..]))
+            }
             _ => false,
         };
     }
