@@ -126,3 +126,33 @@ fn key_dup_honours_the_selection() {
         assert_eq!(ours[k], "0", "{k}: {ours:?}");
     }
 }
+
+/// Every spelling of a digest name OpenSSL accepts (names, aliases, the
+/// OID) selects the same digest: PKCS#1 v1.5 signatures are deterministic,
+/// so redc's must equal the default provider's byte for byte.
+#[test]
+fn digest_names_and_oids_sign_like_the_default_provider() {
+    let (theirs, ours) = need_probe!();
+    let names: Vec<&String> = theirs.keys().filter(|k| k.starts_with("digest-sign-")).collect();
+    assert!(names.len() >= 8, "{theirs:?}");
+    for k in names {
+        assert_ne!(theirs[k], "fail", "{k}");
+        assert_eq!(ours[k], theirs[k], "{k}");
+    }
+}
+
+/// What applications read back from a context or a key: the PSS settings
+/// as libssl sets them (integers), bits, size, security bits, the default
+/// digest, EVP_PKEY_eq on itself.
+#[test]
+fn context_and_key_parameters_read_back_like_the_default_providers() {
+    let (theirs, ours) = need_probe!();
+    let keys: Vec<&String> = theirs
+        .keys()
+        .filter(|k| k.starts_with("pss-") || (k.starts_with("key-") && *k != "key-provider"))
+        .collect();
+    assert!(keys.len() >= 9, "{theirs:?}");
+    for k in keys {
+        assert_eq!(ours.get(k), Some(&theirs[k]), "{k}");
+    }
+}

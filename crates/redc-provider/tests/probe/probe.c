@@ -126,6 +126,64 @@ static void copy_parameters(EVP_PKEY *key)
     EVP_PKEY_free(to);
 }
 
+/* EVP_DigestSign with each spelling of a digest name applications pass:
+ * the PKCS#1 v1.5 signature in hex (deterministic), or "fail". */
+static void digest_names(EVP_PKEY *key)
+{
+    static const char *names[] = { "SHA256", "SHA2-256", "sha256", "SHA-256",
+                                   "2.16.840.1.101.3.4.2.1", "SHA1", "1.3.14.3.2.26", "SHA2-512",
+                                   "2.16.840.1.101.3.4.2.3", "sha384" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        EVP_MD_CTX *md = EVP_MD_CTX_new();
+        unsigned char sig[1024];
+        size_t siglen = sizeof(sig);
+        int ok = md != NULL && EVP_DigestSignInit_ex(md, NULL, names[i], lib, propq, key, NULL) > 0
+            && EVP_DigestSign(md, sig, &siglen, (const unsigned char *)"abc", 3) > 0;
+
+        printf("digest-sign-%s=", names[i]);
+        for (size_t j = 0; ok && j < siglen; j++)
+            printf("%02x", sig[j]);
+        printf("%s\n", ok ? "" : "fail");
+        EVP_MD_CTX_free(md);
+    }
+}
+
+/* The context parameters applications read back from a PSS signing
+ * context, after setting them the way libssl does (integers). */
+static void pss_ctx_params(EVP_PKEY *key)
+{
+    EVP_PKEY_CTX *ctx = ctx_for(key);
+    const EVP_MD *md = NULL;
+    int pad = -9, salt = -9;
+    char mgf1[64] = "fail";
+
+    if (ctx != NULL && EVP_PKEY_sign_init(ctx) > 0
+        && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) > 0
+        && EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha384()) > 0
+        && EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, RSA_PSS_SALTLEN_DIGEST) > 0) {
+        EVP_PKEY_CTX_get_rsa_padding(ctx, &pad);
+        EVP_PKEY_CTX_get_rsa_pss_saltlen(ctx, &salt);
+        EVP_PKEY_CTX_get_signature_md(ctx, &md);
+        EVP_PKEY_CTX_get_rsa_mgf1_md_name(ctx, mgf1, sizeof(mgf1));
+    }
+    printf("pss-pad=%d\npss-saltlen=%d\n", pad, salt);
+    printf("pss-md=%s\n", md == NULL ? "none" : EVP_MD_get0_name(md));
+    printf("pss-mgf1=%s\n", mgf1);
+    EVP_PKEY_CTX_free(ctx);
+}
+
+static void key_params(EVP_PKEY *key)
+{
+    char name[64] = "fail";
+    int r = EVP_PKEY_get_default_digest_name(key, name, sizeof(name));
+
+    printf("key-bits=%d\nkey-size=%d\n", EVP_PKEY_get_bits(key), EVP_PKEY_get_size(key));
+    printf("key-security-bits=%d\n", EVP_PKEY_get_security_bits(key));
+    printf("key-default-digest=%d:%s\n", r, name);
+    printf("key-eq-self=%d\n", EVP_PKEY_eq(key, key));
+}
+
 int main(int argc, char **argv)
 {
     EVP_PKEY *key;
@@ -151,6 +209,9 @@ int main(int argc, char **argv)
     decrypt_small_buffer(key);
     oaep_label(key);
     copy_parameters(key);
+    digest_names(key);
+    pss_ctx_params(key);
+    key_params(key);
     EVP_PKEY_free(key);
     OSSL_LIB_CTX_free(lib);
     return 0;
