@@ -173,6 +173,38 @@ static void pss_ctx_params(EVP_PKEY *key)
     EVP_PKEY_CTX_free(ctx);
 }
 
+/* A PSS signature (SHA-256, 20 bytes of salt) made by the default
+ * provider, verified under the provider tested with each integer salt
+ * length form (EVP_PKEY_CTX_set_rsa_pss_saltlen): 1 verified, 0 not. */
+static void pss_verify_salt_forms(EVP_PKEY *key)
+{
+    unsigned char digest[32], sig[1024];
+    size_t siglen = sizeof(sig);
+    unsigned int dlen = 0;
+    static const int salts[] = { 20, RSA_PSS_SALTLEN_DIGEST, RSA_PSS_SALTLEN_AUTO, RSA_PSS_SALTLEN_MAX, 32, 0 };
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_pkey(lib, key, "provider=default");
+    int ok = ctx != NULL && EVP_Digest("abc", 3, digest, &dlen, EVP_sha256(), NULL) > 0
+        && EVP_PKEY_sign_init(ctx) > 0
+        && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) > 0
+        && EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) > 0
+        && EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, 20) > 0
+        && EVP_PKEY_sign(ctx, sig, &siglen, digest, dlen) > 0;
+
+    EVP_PKEY_CTX_free(ctx);
+    for (size_t i = 0; i < sizeof(salts) / sizeof(salts[0]); i++) {
+        int r = -9;
+
+        ctx = ctx_for(key);
+        if (ok && ctx != NULL && EVP_PKEY_verify_init(ctx) > 0
+            && EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) > 0
+            && EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) > 0
+            && EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, salts[i]) > 0)
+            r = EVP_PKEY_verify(ctx, sig, siglen, digest, dlen) == 1;
+        printf("pss-verify-salt%d=%d\n", salts[i], r);
+        EVP_PKEY_CTX_free(ctx);
+    }
+}
+
 static void key_params(EVP_PKEY *key)
 {
     char name[64] = "fail";
@@ -211,6 +243,7 @@ int main(int argc, char **argv)
     copy_parameters(key);
     digest_names(key);
     pss_ctx_params(key);
+    pss_verify_salt_forms(key);
     key_params(key);
     EVP_PKEY_free(key);
     OSSL_LIB_CTX_free(lib);
