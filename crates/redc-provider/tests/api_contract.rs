@@ -18,6 +18,7 @@ fn probe() -> Option<&'static PathBuf> {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/probe/probe.c");
         let exe = work_dir().join("probe");
         let built = Command::new("cc")
+            .arg("-pthread")
             .arg("-o")
             .arg(&exe)
             .arg(&src)
@@ -42,7 +43,7 @@ fn probe() -> Option<&'static PathBuf> {
 }
 
 /// The probe's "name=value" lines for `key` on the default provider and on redc.
-fn run_both(key: &str) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+fn run_both(key: &str) -> Outcomes {
     let dir = provider_dir().expect("checked by the caller");
     let exe = probe().expect("checked by the caller");
     let run = |extra: &[&str]| {
@@ -70,11 +71,18 @@ fn run_both(key: &str) -> (BTreeMap<String, String>, BTreeMap<String, String>) {
     (theirs, ours)
 }
 
-fn probed() -> Option<(BTreeMap<String, String>, BTreeMap<String, String>)> {
-    common::provider_dir()?;
-    probe()?;
-    let (key, _, _) = key(2048);
-    Some(run_both(&key))
+type Outcomes = (BTreeMap<String, String>, BTreeMap<String, String>);
+
+/// The probe's outcomes (default, redc), run once for all the tests.
+fn probed() -> Option<Outcomes> {
+    static RUN: OnceLock<Option<Outcomes>> = OnceLock::new();
+    RUN.get_or_init(|| {
+        common::provider_dir()?;
+        probe()?;
+        let (key, _, _) = key(2048);
+        Some(run_both(&key))
+    })
+    .clone()
 }
 
 macro_rules! need_probe {
@@ -155,4 +163,16 @@ fn context_and_key_parameters_read_back_like_the_default_providers() {
     for k in keys {
         assert_eq!(ours.get(k), Some(&theirs[k]), "{k}");
     }
+}
+
+/// One key object used by several threads at once, each with its own
+/// contexts (as a TLS server does): every signature verifies under the
+/// default provider.
+#[test]
+fn one_key_signs_from_many_threads() {
+    let (theirs, ours) = need_probe!();
+    assert_eq!(theirs["threads-started"], "4", "{theirs:?}");
+    assert_eq!(ours["threads-started"], "4", "{ours:?}");
+    assert_eq!(theirs["threads-bad-signatures"], "0", "{theirs:?}");
+    assert_eq!(ours["threads-bad-signatures"], "0", "{ours:?}");
 }

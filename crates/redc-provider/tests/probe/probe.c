@@ -13,6 +13,7 @@
 #include <openssl/pem.h>
 #include <openssl/provider.h>
 #include <openssl/rsa.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -205,6 +206,58 @@ static void pss_verify_salt_forms(EVP_PKEY *key)
     }
 }
 
+/* One key object, many threads at once (a TLS server's key): each thread
+ * signs with the provider tested (PSS and PKCS#1 v1.5 alternately, fresh
+ * contexts, as libssl does per handshake) and checks every signature with
+ * the default provider. */
+#define THREADS 4
+#define SIGNS_PER_THREAD 12
+
+static void *sign_many(void *arg)
+{
+    EVP_PKEY *key = arg;
+    long bad = 0;
+
+    for (int i = 0; i < SIGNS_PER_THREAD; i++) {
+        unsigned char msg[8] = { 'm', (unsigned char)i }, sig[1024];
+        size_t siglen = sizeof(sig);
+        int pad = i % 2 ? RSA_PKCS1_PSS_PADDING : RSA_PKCS1_PADDING;
+        EVP_MD_CTX *md = EVP_MD_CTX_new();
+        EVP_PKEY_CTX *pctx = NULL;
+        int ok = md != NULL && EVP_DigestSignInit_ex(md, &pctx, "SHA256", lib, propq, key, NULL) > 0
+            && EVP_PKEY_CTX_set_rsa_padding(pctx, pad) > 0
+            && EVP_DigestSign(md, sig, &siglen, msg, sizeof(msg)) > 0;
+
+        EVP_MD_CTX_free(md);
+        md = EVP_MD_CTX_new();
+        pctx = NULL;
+        ok = ok && md != NULL
+            && EVP_DigestVerifyInit_ex(md, &pctx, "SHA256", lib, "provider=default", key, NULL) > 0
+            && EVP_PKEY_CTX_set_rsa_padding(pctx, pad) > 0
+            && EVP_DigestVerify(md, sig, siglen, msg, sizeof(msg)) == 1;
+        EVP_MD_CTX_free(md);
+        bad += !ok;
+    }
+    return (void *)bad;
+}
+
+static void threads(EVP_PKEY *key)
+{
+    pthread_t t[THREADS];
+    long bad = 0;
+    int started = 0;
+
+    for (int i = 0; i < THREADS; i++)
+        started += pthread_create(&t[i], NULL, sign_many, key) == 0;
+    for (int i = 0; i < started; i++) {
+        void *r;
+
+        pthread_join(t[i], &r);
+        bad += (long)r;
+    }
+    printf("threads-started=%d\nthreads-bad-signatures=%ld\n", started, bad);
+}
+
 static void key_params(EVP_PKEY *key)
 {
     char name[64] = "fail";
@@ -245,6 +298,7 @@ int main(int argc, char **argv)
     pss_ctx_params(key);
     pss_verify_salt_forms(key);
     key_params(key);
+    threads(key);
     EVP_PKEY_free(key);
     OSSL_LIB_CTX_free(lib);
     return 0;
