@@ -67,9 +67,20 @@ impl CipherCtx {
         self.set_params(params)
     }
 
-    /// The output size bound: k.
+    /// The output size bound: k, or 48 for a TLS pre-master secret
+    /// (OpenSSL's answer too; libssl passes a 48-byte buffer).
     pub fn out_len(&self) -> Option<usize> {
-        self.key.as_ref().map(|k| k.public().size())
+        let k = self.key.as_ref()?.public().size();
+        Some(if self.decrypt && self.pad == Pad::Tls {
+            PREMASTER_LEN
+        } else {
+            k
+        })
+    }
+
+    /// The OAEP label.
+    pub fn label(&self) -> &[u8] {
+        &self.label
     }
 
     /// Encrypt `msg`.

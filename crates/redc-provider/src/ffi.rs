@@ -211,7 +211,23 @@ unsafe fn read_value(param: &OsslParam) -> Option<Value> {
 ///
 /// # Safety
 /// `p` is NULL or a valid, writable `OSSL_PARAM` array ending with a NULL key.
-unsafe fn write_params(mut p: *mut OsslParam, get: impl Fn(&str) -> Option<Value>) -> bool {
+unsafe fn write_params(p: *mut OsslParam, get: impl Fn(&str) -> Option<Value>) -> bool {
+    // SAFETY: forwarded under the same contract.
+    unsafe { write_params_with_ptrs(p, get, |_| None) }
+}
+
+/// [`write_params`], also answering `OSSL_PARAM_OCTET_PTR` requests with
+/// `borrowed`: a pointer into bytes the caller's object owns (OpenSSL's
+/// "get0" contract: valid until that object changes or is freed).
+///
+/// # Safety
+/// As [`write_params`]; the slices `borrowed` returns live as long as the
+/// context they come from is neither changed nor freed.
+unsafe fn write_params_with_ptrs<'a>(
+    mut p: *mut OsslParam,
+    get: impl Fn(&str) -> Option<Value>,
+    borrowed: impl Fn(&str) -> Option<&'a [u8]>,
+) -> bool {
     if p.is_null() {
         return true;
     }
@@ -224,7 +240,17 @@ unsafe fn write_params(mut p: *mut OsslParam, get: impl Fn(&str) -> Option<Value
         }
         // SAFETY: a non-NULL key is a NUL-terminated C string.
         let key = unsafe { CStr::from_ptr(param.key) }.to_string_lossy();
-        if let Some(v) = get(&key) {
+        if param.data_type == OCTET_PTR
+            && let Some(b) = borrowed(&key)
+        {
+            param.return_size = b.len();
+            if !param.data.is_null() {
+                let ptr = if b.is_empty() { null() } else { b.as_ptr() };
+                // SAFETY: an OCTET_PTR's data is a writable `const void *`
+                // slot; the bytes outlive this call (see the contract).
+                unsafe { *(param.data as *mut *const u8) = ptr };
+            }
+        } else if let Some(v) = get(&key) {
             // SAFETY: data is NULL or writable for data_size bytes.
             all &= unsafe { write_value(param, &v) };
         }
@@ -327,6 +353,23 @@ fn number_name(name: &str) -> &'static CStr {
 unsafe fn obj<'a, T>(p: *mut c_void) -> Option<&'a mut T> {
     // SAFETY: per the contract above.
     unsafe { (p as *mut T).as_mut() }
+}
+
+/// Turn a key-object pointer into a shared reference. Key objects are
+/// shared: OpenSSL hands the same `EVP_PKEY`'s key data to many threads at
+/// once (a TLS server's certificate key) and may pass one object twice
+/// (`EVP_PKEY_eq(k, k)` calls match with a == b), so the read-only entry
+/// points must not make a `&mut` of it (two live `&mut` to one object are
+/// undefined behaviour even when nobody writes). [`KeyObj`] is `Sync`: an
+/// `Option<Arc<Key>>`, whose keys only lock their blinding pool.
+///
+/// # Safety
+/// `p` is NULL or a live `Box<KeyObj>` pointer from this module that no
+/// thread mutates meanwhile (only import and free do, on an object OpenSSL
+/// does not share while it builds or frees it).
+unsafe fn key_obj<'a>(p: *const c_void) -> Option<&'a KeyObj> {
+    // SAFETY: per the contract above.
+    unsafe { (p as *const KeyObj).as_ref() }
 }
 
 fn boxed<T>(v: T) -> *mut c_void {
@@ -565,6 +608,12 @@ static GEN_SETTABLE: Table<[OsslParam; 4]> = Table([
     PARAM_END,
 ]);
 
+// Key objects cross threads (see `key_obj`): the compiler checks they may.
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<KeyObj>()
+};
+
 unsafe extern "C" fn km_new(_prov: *mut c_void) -> *mut c_void {
     guard(null_mut(), || boxed(KeyObj::default()))
 }
@@ -577,7 +626,7 @@ unsafe extern "C" fn km_free(kd: *mut c_void) {
 unsafe extern "C" fn km_has(kd: *const c_void, selection: c_int) -> c_int {
     guard(0, || {
         // SAFETY: kd is NULL or a live key object (read only here).
-        match unsafe { obj::<KeyObj>(kd as *mut c_void) } {
+        match unsafe { key_obj(kd) } {
             Some(k) => ok(keys::has(k, selection)),
             None => 0,
         }
@@ -587,7 +636,7 @@ unsafe extern "C" fn km_has(kd: *const c_void, selection: c_int) -> c_int {
 unsafe extern "C" fn km_match(a: *const c_void, b: *const c_void, selection: c_int) -> c_int {
     guard(0, || {
         // SAFETY: a and b are NULL or live key objects (read only here).
-        let (a, b) = unsafe { (obj::<KeyObj>(a as *mut c_void), obj::<KeyObj>(b as *mut c_void)) };
+        let (a, b) = unsafe { (key_obj(a), key_obj(b)) };
         match (a, b) {
             (Some(a), Some(b)) => ok(keys::matches(a, b, selection)),
             _ => 0,
@@ -620,7 +669,7 @@ unsafe extern "C" fn km_types(_selection: c_int) -> *const OsslParam {
 unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, arg: *mut c_void) -> c_int {
     guard(0, || {
         // SAFETY: kd is a live key object (read only here).
-        let Some(Some(key)) = (unsafe { obj::<KeyObj>(kd) }).map(|k| k.key.clone()) else {
+        let Some(Some(key)) = (unsafe { key_obj(kd) }).map(|k| k.key.clone()) else {
             return 0;
         };
         let Some(cb) = cb else { return 0 };
@@ -658,7 +707,7 @@ unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, 
 unsafe extern "C" fn km_get_params(kd: *mut c_void, params: *mut OsslParam) -> c_int {
     guard(0, || {
         // SAFETY: kd is a live key object (read only here).
-        let Some(Some(key)) = (unsafe { obj::<KeyObj>(kd) }).map(|k| k.key.clone()) else {
+        let Some(Some(key)) = (unsafe { key_obj(kd) }).map(|k| k.key.clone()) else {
             return 0;
         };
         // SAFETY: params is the caller's writable array.
@@ -670,11 +719,11 @@ unsafe extern "C" fn km_gettable_params(_prov: *mut c_void) -> *const OsslParam 
     KEY_GETTABLE.0.as_ptr()
 }
 
-unsafe extern "C" fn km_dup(kd: *const c_void, _selection: c_int) -> *mut c_void {
+unsafe extern "C" fn km_dup(kd: *const c_void, selection: c_int) -> *mut c_void {
     guard(null_mut(), || {
         // SAFETY: kd is a live key object (read only here).
-        match unsafe { obj::<KeyObj>(kd as *mut c_void) } {
-            Some(k) => boxed(KeyObj { key: k.key.clone() }),
+        match unsafe { key_obj(kd) } {
+            Some(k) => boxed(keys::dup(k, selection)),
             None => null_mut(),
         }
     })
@@ -758,7 +807,7 @@ static KEYMGMT: [Dispatch; 21] = [
 /// `kd` is NULL or a live key object of this module.
 unsafe fn key_of(kd: *mut c_void) -> Option<std::sync::Arc<keys::Key>> {
     // SAFETY: per the contract (read only).
-    unsafe { obj::<KeyObj>(kd) }.and_then(|k| k.key.clone())
+    unsafe { key_obj(kd) }.and_then(|k| k.key.clone())
 }
 
 // -------------------------------------------------------------- signature
@@ -1054,7 +1103,8 @@ static AC_GETTABLE: Table<[OsslParam; 5]> = Table([
     desc(c"pad-mode", UTF8_STRING),
     desc(c"digest", UTF8_STRING),
     desc(c"mgf1-digest", UTF8_STRING),
-    desc(c"oaep-label", OCTET_STRING),
+    // A pointer, as the default provider answers (EVP_PKEY_CTX_get0_rsa_oaep_label).
+    desc(c"oaep-label", OCTET_PTR),
     PARAM_END,
 ]);
 
@@ -1112,15 +1162,23 @@ unsafe fn ac_run(
         // SAFETY: ctx live; input valid for inlen bytes.
         let (c, input) = unsafe { (obj::<CipherCtx>(ctx), slice(input, inlen)) };
         let Some(c) = c else { return 0 };
+        let Some(bound) = c.out_len() else { return 0 };
         if out.is_null() {
-            return match (c.out_len(), outlen.is_null()) {
-                // SAFETY: outlen is writable.
-                (Some(k), false) => unsafe {
-                    *outlen = k;
-                    1
-                },
-                _ => 0,
-            };
+            if outlen.is_null() {
+                return 0;
+            }
+            // SAFETY: outlen is writable.
+            unsafe { *outlen = bound };
+            return 1;
+        }
+        // The caller's buffer must hold the largest possible output (k
+        // bytes; 48 for the TLS pre-master secret), checked before the
+        // private operation as OpenSSL's own provider does. Checked after
+        // it, against the plaintext's length, success or failure would
+        // tell an attacker the length of what the padding check produced
+        // (the real message or the implicit-rejection substitute).
+        if outsize < bound {
+            return 0;
         }
         let result = if decrypt {
             c.decrypt(input)
@@ -1163,7 +1221,15 @@ unsafe extern "C" fn ac_get_ctx_params(ctx: *mut c_void, params: *mut OsslParam)
     guard(0, || {
         // SAFETY: ctx live; params the caller's writable array.
         match unsafe { obj::<CipherCtx>(ctx) } {
-            Some(c) => ok(unsafe { write_params(params, |name| c.get_param(name)) }),
+            // SAFETY: the label lives in the context, which OpenSSL does
+            // not change or free while it uses the pointer ("get0").
+            Some(c) => ok(unsafe {
+                write_params_with_ptrs(
+                    params,
+                    |name| c.get_param(name),
+                    |name| (name == "oaep-label").then_some(c.label()),
+                )
+            }),
             None => 0,
         }
     })

@@ -145,6 +145,21 @@ pub fn export(key: &Key, selection: i32) -> Vec<(&'static str, Zeroizing<Vec<u8>
     out
 }
 
+/// A copy of `obj` holding only what `selection` asks for, as OpenSSL's
+/// RSA dup: nothing without a key-pair selection (`EVP_PKEY_copy_parameters`
+/// asks for the domain parameters only, which RSA has none of), the
+/// public half without the private selection.
+pub fn dup(obj: &KeyObj, selection: i32) -> KeyObj {
+    let key = match &obj.key {
+        _ if selection & SELECT_KEYPAIR == 0 => None,
+        Some(k) if selection & SELECT_PRIVATE == 0 && k.private().is_some() => {
+            Some(Arc::new(Key::Public(k.public().clone())))
+        }
+        k => k.clone(),
+    };
+    KeyObj { key }
+}
+
 /// Whether `obj` holds what `selection` asks for.
 pub fn has(obj: &KeyObj, selection: i32) -> bool {
     if selection & SELECT_KEYPAIR == 0 {
@@ -170,24 +185,45 @@ pub fn matches(a: &KeyObj, b: &KeyObj, selection: i32) -> bool {
     }
     if selection & SELECT_PUBLIC == 0 {
         return match (a.private(), b.private()) {
-            (Some(x), Some(y)) => *x.d_bytes() == *y.d_bytes(),
+            // Constant time: d is secret (both keys' lengths are public).
+            (Some(x), Some(y)) => {
+                bool::from(subtle::ConstantTimeEq::ct_eq(&x.d_bytes()[..], &y.d_bytes()[..]))
+            }
             _ => false,
         };
     }
     true
 }
 
-/// Security strength of an RSA modulus of `bits` bits (NIST SP 800-57
-/// table 2, as OpenSSL's `BN_security_bits` for an integer-factorisation key).
+/// Security strength of an RSA modulus of `bits` bits, as OpenSSL reports
+/// it (`EVP_PKEY_get_security_bits`; libssl's security levels compare it
+/// with 80/112/128/192/256): the values NIST lists for the usual sizes
+/// (SP 800-56B rev. 2 appendix D; FIPS 140-2 IG 7.5 for 7680 and 15360),
+/// else appendix D's estimate of the general number field sieve,
+/// E = (1.923 * cbrt(n ln 2 * ln(n ln 2)^2) - 4.69) / ln 2, rounded to the
+/// nearest multiple of 8 and capped so that it never decreases with n.
 pub fn security_bits(bits: usize) -> i64 {
     match bits {
-        b if b >= 15360 => 256,
-        b if b >= 7680 => 192,
-        b if b >= 3072 => 128,
-        b if b >= 2048 => 112,
-        b if b >= 1024 => 80,
-        _ => 0,
+        2048 => return 112,
+        3072 => return 128,
+        4096 => return 152,
+        6144 => return 176,
+        7680 => return 192,
+        8192 => return 200,
+        15360 => return 256,
+        b if b < 8 => return 0,
+        b if b >= 687_737 => return 1200,
+        _ => {}
     }
+    let cap = match bits {
+        b if b <= 7680 => 192,
+        b if b <= 15360 => 256,
+        _ => 1200,
+    };
+    let x = bits as f64 * core::f64::consts::LN_2;
+    let lx = x.ln();
+    let e = ((1.923 * (x * lx * lx).cbrt() - 4.69) / core::f64::consts::LN_2).floor() as i64;
+    ((e + 4) & !7).min(cap)
 }
 
 /// The value of key parameter `name`, if the key has it.
@@ -296,5 +332,25 @@ mod tests {
         assert_eq!(get_param(key, "bits").unwrap().as_int(), Some(2048));
         assert_eq!(get_param(key, "max-size").unwrap().as_int(), Some(256));
         assert_eq!(get_param(key, "security-bits").unwrap().as_int(), Some(112));
+    }
+
+    #[test]
+    fn security_bits_are_openssls() {
+        // NIST's values (SP 800-56B rev. 2 appendix D, FIPS 140-2 IG 7.5),
+        // then what OpenSSL 3.0.19's default provider answered for keys of
+        // other sizes (EVP_PKEY_get_security_bits on `openssl genpkey` keys).
+        for (bits, strength) in [
+            (2048, 112),
+            (3072, 128),
+            (4096, 152),
+            (6144, 176),
+            (7680, 192),
+            (8192, 200),
+            (15360, 256),
+            (1536, 96),
+            (3000, 128),
+        ] {
+            assert_eq!(security_bits(bits), strength, "{bits} bits");
+        }
     }
 }

@@ -75,9 +75,18 @@ pub fn md_name(h: redc::hash::HashAlg) -> &'static str {
 }
 
 /// A digest name as OpenSSL spells it ("SHA256", "SHA2-256", "sha-256",
-/// "SHA1"); `None` for a digest redc does not have.
+/// "SHA1", or the dotted OID, which OpenSSL's name map also accepts and
+/// passes on as given); `None` for a digest redc does not have.
 pub fn parse_md(name: &str) -> Option<redc::hash::HashAlg> {
-    redc::hash::HashAlg::from_name(name)
+    use redc::hash::HashAlg;
+    // OIDs: RFC 3279 2.2.1 (SHA-1), NIST CSOR hashAlgs (SHA-2).
+    match name.trim() {
+        "1.3.14.3.2.26" => Some(HashAlg::Sha1),
+        "2.16.840.1.101.3.4.2.1" => Some(HashAlg::Sha256),
+        "2.16.840.1.101.3.4.2.2" => Some(HashAlg::Sha384),
+        "2.16.840.1.101.3.4.2.3" => Some(HashAlg::Sha512),
+        other => HashAlg::from_name(other),
+    }
 }
 
 /// The RSA padding modes, with OpenSSL's numbers (`RSA_PKCS1_PADDING` = 1, ...).
