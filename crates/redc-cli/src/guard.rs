@@ -109,3 +109,33 @@ pub fn render_parse_error(text: &str, subcommand: Option<&str>) -> String {
     }
     out
 }
+
+/// A long option of `names` one typo away from `typed` (a swapped pair of
+/// neighbours, or one letter added, dropped or changed): for the short
+/// options clap's own similarity test does not reach (`--sgi` for `--sig`).
+pub fn near_option<'a>(typed: &str, names: &[&'a str]) -> Option<&'a str> {
+    let t: Vec<char> = typed.chars().collect();
+    names.iter().copied().find(|name| {
+        let n: Vec<char> = name.chars().collect();
+        if n == t {
+            return false;
+        }
+        if n.len() == t.len() {
+            let diff: Vec<usize> = (0..n.len()).filter(|&i| n[i] != t[i]).collect();
+            return diff.len() == 1
+                || (diff.len() == 2
+                    && diff[1] == diff[0] + 1
+                    && n[diff[0]] == t[diff[1]]
+                    && n[diff[1]] == t[diff[0]]);
+        }
+        let (long, short) = if n.len() > t.len() { (&n, &t) } else { (&t, &n) };
+        long.len() == short.len() + 1
+            && (0..long.len()).any(|skip| {
+                long.iter()
+                    .enumerate()
+                    .filter(|&(i, _)| i != skip)
+                    .map(|(_, c)| c)
+                    .eq(short.iter())
+            })
+    })
+}

@@ -154,13 +154,37 @@ fn exit_on_parse_error(e: clap::Error, args: &[std::ffi::OsString]) -> ! {
                 .map(|c| c.get_name().to_string())
                 .collect();
             let sub = guard::subcommand_of(args, &names);
-            eprint!(
-                "{}",
-                guard::render_parse_error(&e.render().to_string(), sub.as_deref())
-            );
+            let mut text = e.render().to_string();
+            if let (ErrorKind::UnknownArgument, Some(sub), Some(typed)) =
+                (e.kind(), sub.as_deref(), unknown_long(&text))
+                && !text.contains("tip:")
+            {
+                let longs: Vec<String> = Cli::command()
+                    .find_subcommand(sub)
+                    .map(|c| {
+                        c.get_arguments()
+                            .filter_map(|a| a.get_long())
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let longs: Vec<&str> = longs.iter().map(String::as_str).collect();
+                if let Some(near) = guard::near_option(&typed, &longs)
+                    && let Some(i) = text.find("\n\n")
+                {
+                    text.insert_str(i, &format!("\n\n  tip: a similar argument exists: '--{near}'"));
+                }
+            }
+            eprint!("{}", guard::render_parse_error(&text, sub.as_deref()));
             std::process::exit(2);
         }
     }
+}
+
+/// The long option named in clap's "unexpected argument '--sgi' found".
+fn unknown_long(text: &str) -> Option<String> {
+    let rest = text.split("unexpected argument '--").nth(1)?;
+    Some(rest.split(['\'', '=']).next()?.to_string())
 }
 
 /// Write `text` to stdout. A reader that has gone away (a closed pipe) ends

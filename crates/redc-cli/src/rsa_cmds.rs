@@ -164,7 +164,7 @@ pub struct VerifyArgs {
     #[arg(long, value_enum, default_value_t = SigScheme::Pkcs1)]
     scheme: SigScheme,
     /// PSS salt length in bytes, or `auto` to recover it (default).
-    #[arg(long, default_value = "auto", value_parser = parse_salt_len)]
+    #[arg(long, default_value = "auto", value_parser = parse_salt_len, allow_hyphen_values = true)]
     salt_len: SaltLen,
     /// The signed file (`-` for stdin).
     #[arg(long = "in", default_value = "-")]
