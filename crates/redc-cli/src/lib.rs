@@ -7,14 +7,18 @@
 //! failed verification where a command defines one.
 
 mod bench;
+mod guard;
 mod hw;
 mod io;
 mod mont;
+mod progress;
 mod rsa_cmds;
 mod sign_many;
 mod speed;
 
-use clap::{Parser, Subcommand};
+pub use guard::single_dash_word;
+
+use clap::{CommandFactory, Parser, Subcommand};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -29,14 +33,6 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// One Montgomery product A*B*R^-1 mod N with a chosen algorithm.
-    Mont(mont::MontArgs),
-    /// RSA sign and verify speed on in-memory keys (optionally beside OpenSSL).
-    Speed(speed::SpeedArgs),
-    /// Benchmarks of the arithmetic kernels.
-    Bench(bench::BenchArgs),
-    /// Bit-accurate, cycle-counting models of the seed papers' hardware.
-    Hw(hw::HwArgs),
     /// Generate an RSA private key.
     Genrsa(rsa_cmds::GenrsaArgs),
     /// Write the public key of a key file.
@@ -47,8 +43,56 @@ enum Command {
     Verify(rsa_cmds::VerifyArgs),
     /// Encrypt a file (OAEP or PKCS#1 v1.5).
     Encrypt(rsa_cmds::CryptArgs),
-    /// Decrypt a file (OAEP or PKCS#1 v1.5 with implicit rejection).
+    /// Decrypt a file (OAEP, or PKCS#1 v1.5 with implicit rejection: see `redc decrypt --help`).
+    #[command(long_about = rsa_cmds::DECRYPT_ABOUT)]
     Decrypt(rsa_cmds::CryptArgs),
+    /// RSA sign and verify speed on in-memory keys (optionally beside OpenSSL).
+    Speed(speed::SpeedArgs),
+    /// Benchmarks of the arithmetic kernels and of key generation.
+    Bench(bench::BenchArgs),
+    /// One Montgomery product A*B*R^-1 mod N with a chosen algorithm.
+    Mont(mont::MontArgs),
+    /// Bit-accurate, cycle-counting models of the seed papers' hardware.
+    Hw(hw::HwArgs),
+    /// Print a shell completion script: `redc completions bash > ~/.local/share/bash-completion/completions/redc`.
+    Completions(CompletionsArgs),
+}
+
+/// Arguments of `redc completions`.
+#[derive(clap::Args, Debug)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: CompletionShell,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+fn completions(args: CompletionsArgs) -> i32 {
+    let shell = match args.shell {
+        CompletionShell::Bash => clap_complete::Shell::Bash,
+        CompletionShell::Zsh => clap_complete::Shell::Zsh,
+        CompletionShell::Fish => clap_complete::Shell::Fish,
+    };
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "redc", &mut script);
+    out(&String::from_utf8_lossy(&script));
+    0
+}
+
+/// The single-dash guard ([`single_dash_word`]), then clap.
+fn try_parse(args: Vec<std::ffi::OsString>) -> Result<Cli, clap::Error> {
+    if let Some(message) = single_dash_word(&args) {
+        return Err(clap::Error::raw(
+            clap::error::ErrorKind::UnknownArgument,
+            format!("{message}\n"),
+        ));
+    }
+    Cli::try_parse_from(args)
 }
 
 /// Parse `args` (the program name first) as the command line, without
@@ -64,34 +108,37 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    Cli::try_parse_from(args).map(|_| ())
+    try_parse(args.into_iter().map(Into::into).collect()).map(|_| ())
 }
 
 /// The `redc` program: parse the process's arguments, run the command, exit
 /// with its status.
 pub fn main() -> ! {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match try_parse(args.clone()) {
         Ok(cli) => cli,
-        Err(e) => exit_on_parse_error(e),
+        Err(e) => exit_on_parse_error(e, &args),
     };
     let status = match cli.command {
-        Command::Mont(args) => mont::run(args),
-        Command::Speed(args) => speed::run(args),
-        Command::Bench(args) => bench::run(args),
-        Command::Hw(args) => hw::run(args),
         Command::Genrsa(args) => rsa_cmds::genrsa(args),
         Command::Pubout(args) => rsa_cmds::pubout(args),
         Command::Sign(args) => rsa_cmds::sign(args),
         Command::Verify(args) => rsa_cmds::verify(args),
         Command::Encrypt(args) => rsa_cmds::encrypt(args),
         Command::Decrypt(args) => rsa_cmds::decrypt(args),
+        Command::Speed(args) => speed::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Mont(args) => mont::run(args),
+        Command::Hw(args) => hw::run(args),
+        Command::Completions(args) => completions(args),
     };
     std::process::exit(status);
 }
 
-/// Help and version go to stdout with status 0; any other parse error is
-/// reported as its one-line summary on stderr with status 2.
-fn exit_on_parse_error(e: clap::Error) -> ! {
+/// Help and version go to stdout with status 0; any other parse error goes
+/// to stderr with status 2: clap's message with its suggestions and usage,
+/// prefixed with the subcommand ("redc sign: unexpected argument ...").
+fn exit_on_parse_error(e: clap::Error, args: &[std::ffi::OsString]) -> ! {
     use clap::error::ErrorKind;
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -103,21 +150,42 @@ fn exit_on_parse_error(e: clap::Error) -> ! {
             std::process::exit(2);
         }
         _ => {
-            // clap's message may span lines (a list of missing arguments);
-            // keep what precedes the usage block, joined into one line.
-            let text = e.render().to_string();
-            let message: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.starts_with("Usage:"))
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+            let names: Vec<String> = Cli::command()
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
                 .collect();
-            let message = message.join(" ");
-            let message = message.strip_prefix("error: ").unwrap_or(&message);
-            eprintln!("redc: {message} (see 'redc --help')");
+            let sub = guard::subcommand_of(args, &names);
+            let mut text = e.render().to_string();
+            if let (ErrorKind::UnknownArgument, Some(sub), Some(typed)) =
+                (e.kind(), sub.as_deref(), unknown_long(&text))
+                && !text.contains("tip:")
+            {
+                let longs: Vec<String> = Cli::command()
+                    .find_subcommand(sub)
+                    .map(|c| {
+                        c.get_arguments()
+                            .filter_map(|a| a.get_long())
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let longs: Vec<&str> = longs.iter().map(String::as_str).collect();
+                if let Some(near) = guard::near_option(&typed, &longs)
+                    && let Some(i) = text.find("\n\n")
+                {
+                    text.insert_str(i, &format!("\n\n  tip: a similar argument exists: '--{near}'"));
+                }
+            }
+            eprint!("{}", guard::render_parse_error(&text, sub.as_deref()));
             std::process::exit(2);
         }
     }
+}
+
+/// The long option named in clap's "unexpected argument '--sgi' found".
+fn unknown_long(text: &str) -> Option<String> {
+    let rest = text.split("unexpected argument '--").nth(1)?;
+    Some(rest.split(['\'', '=']).next()?.to_string())
 }
 
 /// Write `text` to stdout. A reader that has gone away (a closed pipe) ends

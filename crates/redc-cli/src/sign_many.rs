@@ -9,7 +9,7 @@
 //! are written through a temporary file and renamed, so none is partial.
 
 use crate::io::{Secrecy, write_output};
-use crate::rsa_cmds::{SignArgs, digest_of, load_private, sign_error};
+use crate::rsa_cmds::{SigScheme, SignArgs, digest_of, load_private, sign_error};
 use redc::hash::HashAlg;
 use redc::keyfile::quote_untrusted;
 use std::collections::HashSet;
@@ -58,9 +58,9 @@ pub fn run(args: &SignArgs, hash: HashAlg, dir: &str) -> Result<i32, String> {
     }
     let digests: Vec<&[u8]> = jobs.iter().map(|(_, _, d)| &d[..]).collect();
     let threads = args.threads.unwrap_or(0);
-    let sigs = match args.scheme.as_str() {
-        "pss" => key.sign_pss_batch_threads(hash, &digests, args.salt_len, threads),
-        _ => key.sign_pkcs1v15_batch_threads(hash, &digests, threads),
+    let sigs = match args.scheme {
+        SigScheme::Pss => key.sign_pss_batch_threads(hash, &digests, args.salt_len, threads),
+        SigScheme::Pkcs1 => key.sign_pkcs1v15_batch_threads(hash, &digests, threads),
     };
     for ((path, out, _), sig) in jobs.iter().zip(sigs) {
         let written = sig

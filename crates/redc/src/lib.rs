@@ -1,11 +1,38 @@
 //! redc: fast, constant-time RSA built on Montgomery multiplication.
 //!
+//! Generate, save, load, sign, verify, encrypt and decrypt:
+//!
+//! ```
+//! use redc::rsa::{RsaPrivateKey, RsaPublicKey, os_rng, pkcs1v15::SigningKey};
+//! use redc::{hash::HashAlg, pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding}};
+//! use redc::signature::{Signer, Verifier};
+//!
+//! let key = RsaPrivateKey::new(&mut os_rng(), 2048)?;            // e = 65537
+//! let pem = key.to_pkcs8_pem(LineEnding::LF)?;                    // PKCS#8, as `openssl genrsa`
+//! let key = RsaPrivateKey::from_pkcs8_pem(&pem)?;                 // or RsaPrivateKey::from_key_file
+//! let public: RsaPublicKey = key.to_public_key();
+//!
+//! let signer = SigningKey::<redc::sha2::Sha256>::new(key.clone()); // RSASSA-PKCS1-v1_5 (or rsa::pss)
+//! let sig = signer.sign(b"message");
+//! signer.verifying_key().verify(b"message", &sig)?;
+//!
+//! let ct = public.encrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"", b"secret")?;
+//! assert_eq!(&key.decrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"", &ct)?[..], b"secret");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Coming from the `rsa` crate? [`migration`] maps each of its calls to
+//! redc's. The trait crates the examples use are re-exported ([`signature`],
+//! [`pkcs8`], [`spki`], [`sha2`]) so that their versions always match redc's.
+//!
 //! The layers, bottom up:
 //! - [`ct`]: masks for secret-dependent choices without branches;
 //! - [`limb`]: little-endian `u64` limb arithmetic, constant time for
 //!   equal-length inputs;
 //! - [`mont`]: the Montgomery context for an odd modulus and every
-//!   multiplication algorithm of the seed papers, one module each.
+//!   multiplication algorithm of the seed papers, one module each;
+//! - [`exp`], [`rsa`], [`padding`], [`keyfile`]: exponentiation, keys and
+//!   the RFC 8017 schemes, key files.
 //!
 //! ```
 //! use redc::mont::{MontContext, Variant};
@@ -34,3 +61,13 @@ pub mod padding;
 pub mod rsa;
 
 pub use error::Error;
+
+// The trait crates of the public API, re-exported so that users name the
+// very versions redc implements.
+pub use pkcs8;
+pub use sha2;
+pub use signature;
+pub use spki;
+
+#[doc = include_str!("migration.md")]
+pub mod migration {}

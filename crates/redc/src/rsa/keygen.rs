@@ -197,3 +197,36 @@ fn assemble(p: &[u64], q: &[u64], e: u64, bits: usize) -> Result<Option<RsaPriva
     let key = RsaPrivateKey::assemble(public, d, crt)?;
     Ok(Some(key))
 }
+
+impl RsaPrivateKey {
+    /// A new random key of `bits` bits with e = 65537: the `rsa` crate's
+    /// `RsaPrivateKey::new(&mut rng, bits)`, here [`generate`] (1024 to
+    /// 16384 bits).
+    ///
+    /// ```
+    /// use redc::rsa::{RsaPrivateKey, os_rng};
+    /// let key = RsaPrivateKey::new(&mut os_rng(), 1024).unwrap();
+    /// assert_eq!((key.bits(), key.public_key().e()), (1024, &[65537u64][..]));
+    /// assert!(RsaPrivateKey::new(&mut os_rng(), 512).is_err());
+    /// ```
+    pub fn new<R: CryptoRng + ?Sized>(rng: &mut R, bits: usize) -> Result<RsaPrivateKey, Error> {
+        generate(bits, 65537, rng)
+    }
+
+    /// A new random key with the public exponent `e` (odd, at least 3): the
+    /// `rsa` crate's `RsaPrivateKey::new_with_exp`, with `e` as a `u64`.
+    ///
+    /// ```
+    /// use redc::rsa::{RsaPrivateKey, os_rng};
+    /// let key = RsaPrivateKey::new_with_exp(&mut os_rng(), 1024, 3).unwrap();
+    /// assert_eq!(key.public_key().e(), &[3u64][..]);
+    /// assert!(RsaPrivateKey::new_with_exp(&mut os_rng(), 1024, 4).is_err());
+    /// ```
+    pub fn new_with_exp<R: CryptoRng + ?Sized>(
+        rng: &mut R,
+        bits: usize,
+        e: u64,
+    ) -> Result<RsaPrivateKey, Error> {
+        generate(bits, e, rng)
+    }
+}
