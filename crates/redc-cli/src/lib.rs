@@ -10,6 +10,7 @@ mod bench;
 mod hw;
 mod io;
 mod mont;
+mod pass;
 mod rsa_cmds;
 mod speed;
 

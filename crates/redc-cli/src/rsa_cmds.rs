@@ -5,9 +5,13 @@
 //! stderr). Outputs are written only on success.
 
 use crate::io::{Secrecy, read_input, stream_input, write_output};
+use crate::pass::read_pass;
 use redc::hash::HashAlg;
-use redc::keyfile::{Encoding, PrivateKeyFormat, PublicKeyFormat, quote_untrusted};
+use redc::keyfile::{
+    Encoding, KeyCipher, KeyFileError, KeyKdf, PrivateKeyFormat, PublicKeyFormat, quote_untrusted,
+};
 use redc::padding::SaltLen;
+use redc::rsa::KeyLoadError;
 use redc::rsa::{Error as RsaError, RsaPrivateKey, RsaPublicKey, keygen, os_rng};
 
 /// Arguments of `redc genrsa`.
@@ -25,6 +29,12 @@ pub struct GenrsaArgs {
     /// Write DER instead of PEM.
     #[arg(long)]
     der: bool,
+    /// Encrypt the key with this passphrase (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passout: Option<String>,
+    /// Cipher of an encrypted key (default with --passout: aes-256-cbc).
+    #[arg(long, value_parser = ["aes-128-cbc", "aes-192-cbc", "aes-256-cbc"])]
+    cipher: Option<String>,
     /// Output file (`-` for stdout).
     #[arg(short = 'o', long = "out", default_value = "-")]
     out: String,
@@ -36,6 +46,9 @@ pub struct PuboutArgs {
     /// Private (or public) key file, PEM or DER.
     #[arg(long)]
     key: String,
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passin: Option<String>,
     /// Public key format.
     #[arg(long, default_value = "spki", value_parser = ["spki", "pkcs1"])]
     format: String,
@@ -53,9 +66,21 @@ pub struct SignArgs {
     /// Private key file, PEM or DER.
     #[arg(long)]
     key: String,
-    /// Hash: sha256, sha384 or sha512.
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passin: Option<String>,
+    /// Hash: sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384 or sha3-512.
     #[arg(long, default_value = "sha256")]
     hash: String,
+    /// PSS: the MGF1 hash (default: the same as --hash).
+    #[arg(long)]
+    mgf1_hash: Option<String>,
+    /// The input (--in) is the digest itself, not the message.
+    #[arg(long, conflicts_with = "digest")]
+    prehashed: bool,
+    /// The digest to sign, in hex (instead of --in).
+    #[arg(long, value_name = "HEX", conflicts_with = "input")]
+    digest: Option<String>,
     /// Signature scheme.
     #[arg(long, default_value = "pkcs1", value_parser = ["pkcs1", "pss"])]
     scheme: String,
@@ -63,8 +88,8 @@ pub struct SignArgs {
     #[arg(long)]
     salt_len: Option<usize>,
     /// File to sign (`-` for stdin).
-    #[arg(long = "in")]
-    input: String,
+    #[arg(long = "in", required_unless_present = "digest")]
+    input: Option<String>,
     /// Signature output (`-` for stdout).
     #[arg(short = 'o', long = "out")]
     out: String,
@@ -76,9 +101,21 @@ pub struct VerifyArgs {
     /// Public or private key file, PEM or DER.
     #[arg(long)]
     key: String,
-    /// Hash: sha1, sha256, sha384 or sha512.
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passin: Option<String>,
+    /// Hash: sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384 or sha3-512.
     #[arg(long, default_value = "sha256")]
     hash: String,
+    /// PSS: the MGF1 hash (default: the same as --hash).
+    #[arg(long)]
+    mgf1_hash: Option<String>,
+    /// The input (--in) is the digest itself, not the message.
+    #[arg(long, conflicts_with = "digest")]
+    prehashed: bool,
+    /// The signed digest, in hex (instead of --in).
+    #[arg(long, value_name = "HEX", conflicts_with = "input")]
+    digest: Option<String>,
     /// Signature scheme.
     #[arg(long, default_value = "pkcs1", value_parser = ["pkcs1", "pss"])]
     scheme: String,
@@ -86,8 +123,8 @@ pub struct VerifyArgs {
     #[arg(long, default_value = "auto")]
     salt_len: String,
     /// The signed file (`-` for stdin).
-    #[arg(long = "in")]
-    input: String,
+    #[arg(long = "in", required_unless_present = "digest")]
+    input: Option<String>,
     /// The signature file.
     #[arg(long)]
     sig: String,
@@ -99,12 +136,19 @@ pub struct CryptArgs {
     /// Key file: public or private to encrypt, private to decrypt.
     #[arg(long)]
     key: String,
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passin: Option<String>,
+
     /// Encryption scheme.
     #[arg(long, default_value = "oaep", value_parser = ["oaep", "pkcs1"])]
     scheme: String,
-    /// OAEP hash, for the label and MGF1: sha1, sha256, sha384 or sha512.
+    /// OAEP hash, for the label (and MGF1 unless --mgf1-hash): sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384 or sha3-512.
     #[arg(long, default_value = "sha256")]
     hash: String,
+    /// OAEP: the MGF1 hash (default: the same as --hash).
+    #[arg(long)]
+    mgf1_hash: Option<String>,
     /// OAEP label, in hex (default: empty).
     #[arg(long, default_value = "")]
     label: String,
@@ -125,21 +169,43 @@ fn finish(context: &str, r: CmdResult) -> i32 {
 fn parse_hash(name: &str) -> Result<HashAlg, String> {
     HashAlg::from_name(name).ok_or_else(|| {
         format!(
-            "unknown hash '{}' (use sha1, sha256, sha384 or sha512)",
-            quote_untrusted(name)
+            "unknown hash '{}' (use {})",
+            quote_untrusted(name),
+            HashAlg::NAMES
         )
     })
 }
 
-fn load_private(path: &str) -> Result<RsaPrivateKey, String> {
-    // The file holds the key's secrets (base64 or DER): wiped after parsing.
-    let bytes = zeroize::Zeroizing::new(read_input(path)?);
-    RsaPrivateKey::from_key_file(&bytes).map_err(|e| format!("'{}': {e}", quote_untrusted(path)))
+/// The MGF1 hash: `--mgf1-hash`, or the same as `--hash`.
+fn parse_mgf1(name: Option<&str>, hash: HashAlg) -> Result<HashAlg, String> {
+    name.map_or(Ok(hash), parse_hash)
 }
 
-fn load_public(path: &str) -> Result<RsaPublicKey, String> {
-    let bytes = read_input(path)?;
-    RsaPublicKey::from_key_file(&bytes).map_err(|e| format!("'{}': {e}", quote_untrusted(path)))
+fn passphrase(passin: Option<&str>) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>, String> {
+    passin.map(|arg| read_pass("--passin", arg)).transpose()
+}
+
+fn load_error(path: &str, e: KeyLoadError) -> String {
+    let hint = match e {
+        KeyLoadError::File(KeyFileError::Encrypted) => " (give it with --passin)",
+        _ => "",
+    };
+    format!("'{}': {e}{hint}", quote_untrusted(path))
+}
+
+fn load_private(path: &str, passin: Option<&str>) -> Result<RsaPrivateKey, String> {
+    // The file holds the key's secrets (base64 or DER): wiped after parsing.
+    let bytes = zeroize::Zeroizing::new(read_input(path)?);
+    let pass = passphrase(passin)?;
+    RsaPrivateKey::from_key_file_with_passphrase(&bytes, pass.as_deref().map(Vec::as_slice))
+        .map_err(|e| load_error(path, e))
+}
+
+fn load_public(path: &str, passin: Option<&str>) -> Result<RsaPublicKey, String> {
+    let bytes = zeroize::Zeroizing::new(read_input(path)?);
+    let pass = passphrase(passin)?;
+    RsaPublicKey::from_key_file_with_passphrase(&bytes, pass.as_deref().map(Vec::as_slice))
+        .map_err(|e| load_error(path, e))
 }
 
 fn encoding(der: bool) -> Encoding {
@@ -152,6 +218,14 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
         "genrsa",
         (|| {
             let e = parse_exponent(&args.e)?;
+            let cipher = match (&args.cipher, &args.passout) {
+                (Some(_), None) => return Err("--cipher needs --passout (the passphrase)".into()),
+                (Some(name), Some(_)) => KeyCipher::from_name(name).ok_or("unknown cipher")?,
+                (None, _) => KeyCipher::Aes256Cbc,
+            };
+            if args.passout.is_some() && args.der && args.format == "pkcs1" {
+                return Err("an encrypted PKCS#1 key is PEM only; use --format pkcs8 for DER".into());
+            }
             let show = args.bits >= 4096;
             let mut progress = |stage: keygen::Progress| {
                 if show {
@@ -170,9 +244,24 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
             } else {
                 PrivateKeyFormat::Pkcs8
             };
-            let file = key
-                .to_key_file(format, encoding(args.der))
-                .map_err(|err| err.to_string())?;
+            let file = match &args.passout {
+                None => key
+                    .to_key_file(format, encoding(args.der))
+                    .map_err(|err| err.to_string())?,
+                Some(arg) => {
+                    let pass = read_pass("--passout", arg)?;
+                    redc::keyfile::encode_private_key_encrypted(
+                        &key.private_components(),
+                        format,
+                        encoding(args.der),
+                        &pass,
+                        cipher,
+                        KeyKdf::default(),
+                        &mut os_rng(),
+                    )
+                    .map_err(|err| err.to_string())?
+                }
+            };
             write_output(&args.out, &file, Secrecy::Secret)?;
             if show {
                 eprintln!("redc genrsa: done");
@@ -199,7 +288,7 @@ pub fn pubout(args: PuboutArgs) -> i32 {
     finish(
         "pubout",
         (|| {
-            let key = load_public(&args.key)?;
+            let key = load_public(&args.key, args.passin.as_deref())?;
             let format = if args.format == "pkcs1" {
                 PublicKeyFormat::Pkcs1
             } else {
@@ -220,6 +309,37 @@ fn digest_of(hash: HashAlg, path: &str) -> Result<Vec<u8>, String> {
     Ok(hasher.finalize())
 }
 
+/// The digest to sign or verify: the hash of `--in`; with `--prehashed`,
+/// the `--in` bytes themselves; or `--digest HEX`. A given digest must be
+/// the hash's length.
+fn message_digest(
+    hash: HashAlg,
+    input: Option<&str>,
+    prehashed: bool,
+    hex_digest: Option<&str>,
+) -> Result<Vec<u8>, String> {
+    let given = match (hex_digest, input) {
+        (Some(text), _) => hex::decode(text.trim()).map_err(|_| {
+            format!(
+                "--digest '{}': not an even number of hex digits",
+                quote_untrusted(text)
+            )
+        })?,
+        (None, Some(path)) if prehashed => read_input(path)?,
+        (None, Some(path)) => return digest_of(hash, path),
+        (None, None) => return Err("give the input with --in or the digest with --digest".into()),
+    };
+    if given.len() != hash.output_len() {
+        return Err(format!(
+            "the digest is {} bytes; {} gives {}",
+            given.len(),
+            hash.name(),
+            hash.output_len()
+        ));
+    }
+    Ok(given)
+}
+
 /// `redc sign`.
 pub fn sign(args: SignArgs) -> i32 {
     finish(
@@ -234,11 +354,20 @@ pub fn sign(args: SignArgs) -> i32 {
             if args.salt_len.is_some() && args.scheme != "pss" {
                 return Err("--salt-len applies to --scheme pss only".into());
             }
-            let key = load_private(&args.key)?;
-            let digest = digest_of(hash, &args.input)?;
+            if args.mgf1_hash.is_some() && args.scheme != "pss" {
+                return Err("--mgf1-hash applies to --scheme pss only".into());
+            }
+            let mgf1 = parse_mgf1(args.mgf1_hash.as_deref(), hash)?;
+            let key = load_private(&args.key, args.passin.as_deref())?;
+            let digest = message_digest(
+                hash,
+                args.input.as_deref(),
+                args.prehashed,
+                args.digest.as_deref(),
+            )?;
             let mut rng = os_rng();
             let sig = match args.scheme.as_str() {
-                "pss" => key.sign_pss(&mut rng, hash, &digest, args.salt_len),
+                "pss" => key.sign_pss_mgf1(&mut rng, hash, mgf1, &digest, args.salt_len),
                 _ => key.sign_pkcs1v15(&mut rng, hash, &digest),
             }
             .map_err(|e| match e {
@@ -265,9 +394,18 @@ pub fn verify(args: VerifyArgs) -> i32 {
                     format!("--salt-len '{}': a number of bytes or 'auto'", quote_untrusted(n))
                 })?),
             };
-            let key = load_public(&args.key)?;
+            if args.mgf1_hash.is_some() && args.scheme != "pss" {
+                return Err("--mgf1-hash applies to --scheme pss only".into());
+            }
+            let mgf1 = parse_mgf1(args.mgf1_hash.as_deref(), hash)?;
+            let key = load_public(&args.key, args.passin.as_deref())?;
             let sig = read_input(&args.sig)?;
-            let digest = digest_of(hash, &args.input)?;
+            let digest = message_digest(
+                hash,
+                args.input.as_deref(),
+                args.prehashed,
+                args.digest.as_deref(),
+            )?;
             // A malformed signature (wrong length, not below n) is a failure too;
             // say why on stderr.
             if let Err(e @ (RsaError::WrongLength { .. } | RsaError::OutOfRange)) = key.raw_public(&sig) {
@@ -276,7 +414,7 @@ pub fn verify(args: VerifyArgs) -> i32 {
                 return Ok(1);
             }
             let verdict = match args.scheme.as_str() {
-                "pss" => key.verify_pss(hash, &digest, &sig, salt),
+                "pss" => key.verify_pss_mgf1(hash, mgf1, &digest, &sig, salt),
                 _ => key.verify_pkcs1v15(hash, &digest, &sig),
             };
             if verdict.is_ok() {
@@ -290,14 +428,18 @@ pub fn verify(args: VerifyArgs) -> i32 {
     )
 }
 
-/// The hash and label of `encrypt` and `decrypt`, checked together.
-fn crypt_options(args: &CryptArgs) -> Result<(HashAlg, Vec<u8>), String> {
+/// The hash, MGF1 hash and label of `encrypt` and `decrypt`, checked together.
+fn crypt_options(args: &CryptArgs) -> Result<(HashAlg, HashAlg, Vec<u8>), String> {
     let hash = parse_hash(&args.hash)?;
+    let mgf1 = parse_mgf1(args.mgf1_hash.as_deref(), hash)?;
     let label = parse_label(&args.label)?;
     if args.scheme == "pkcs1" && !label.is_empty() {
         return Err("--label applies to --scheme oaep only".into());
     }
-    Ok((hash, label))
+    if args.scheme == "pkcs1" && args.mgf1_hash.is_some() {
+        return Err("--mgf1-hash applies to --scheme oaep only".into());
+    }
+    Ok((hash, mgf1, label))
 }
 
 fn parse_label(hex_text: &str) -> Result<Vec<u8>, String> {
@@ -314,13 +456,13 @@ pub fn encrypt(args: CryptArgs) -> i32 {
     finish(
         "encrypt",
         (|| {
-            let (hash, label) = crypt_options(&args)?;
-            let key = load_public(&args.key)?;
+            let (hash, mgf1, label) = crypt_options(&args)?;
+            let key = load_public(&args.key, args.passin.as_deref())?;
             let msg = zeroize::Zeroizing::new(read_input(&args.input)?);
             let mut rng = os_rng();
             let ct = match args.scheme.as_str() {
                 "pkcs1" => key.encrypt_pkcs1v15(&mut rng, &msg),
-                _ => key.encrypt_oaep(&mut rng, hash, &label, &msg),
+                _ => key.encrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &msg),
             }
             .map_err(|e| match e {
                 RsaError::MessageTooLong => format!(
@@ -346,13 +488,13 @@ pub fn decrypt(args: CryptArgs) -> i32 {
     finish(
         "decrypt",
         (|| {
-            let (hash, label) = crypt_options(&args)?;
-            let key = load_private(&args.key)?;
+            let (hash, mgf1, label) = crypt_options(&args)?;
+            let key = load_private(&args.key, args.passin.as_deref())?;
             let ct = read_input(&args.input)?;
             let mut rng = os_rng();
             let result = match args.scheme.as_str() {
                 "pkcs1" => key.decrypt_pkcs1v15(&mut rng, &ct),
-                _ => key.decrypt_oaep(&mut rng, hash, &label, &ct),
+                _ => key.decrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &ct),
             };
             match result {
                 Ok(msg) => {

@@ -28,6 +28,9 @@ use pkcs8::PrivateKeyInfoRef;
 use spki::{AlgorithmIdentifierRef, ObjectIdentifier, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
+mod encrypted;
+pub use encrypted::{KeyCipher, KeyKdf};
+
 /// `rsaEncryption`, the OID of ordinary RSA keys.
 const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
 /// `id-RSASSA-PSS`: RSA keys restricted to PSS signatures.
@@ -38,6 +41,8 @@ const LABEL_PKCS1_PRIVATE: &str = "RSA PRIVATE KEY";
 const LABEL_SPKI: &str = "PUBLIC KEY";
 const LABEL_PKCS1_PUBLIC: &str = "RSA PUBLIC KEY";
 const LABEL_ENCRYPTED: &str = "ENCRYPTED PRIVATE KEY";
+/// What `openssl rsa -traditional` writes for an RSA-PSS key: PKCS#1 inside.
+const LABEL_PKCS1_PSS_PRIVATE: &str = "RSA-PSS PRIVATE KEY";
 
 /// The components of a two-prime RSA private key (RFC 8017 §A.1.2).
 /// Big-endian unsigned integers (no leading zero bytes), secrets zeroized on
@@ -225,8 +230,11 @@ pub enum KeyFileError {
     /// DER that is truncated or is not one of the key structures.
     Malformed(String),
     /// An encrypted private key (PKCS#8 `ENCRYPTED PRIVATE KEY` or a legacy
-    /// `Proc-Type: 4,ENCRYPTED` PEM).
+    /// `Proc-Type: 4,ENCRYPTED` PEM) and no passphrase to decrypt it.
     Encrypted,
+    /// An encrypted private key that does not decrypt with the passphrase
+    /// given: a wrong passphrase (or a damaged key).
+    BadPassphrase,
     /// A key of another algorithm; says which.
     NotRsa(String),
     /// An RSA key restricted to PSS (`id-RSASSA-PSS`); not supported.
@@ -252,9 +260,12 @@ impl fmt::Display for KeyFileError {
                 quote_untrusted(l)
             ),
             KeyFileError::Malformed(e) => write!(f, "malformed key: {e}"),
-            KeyFileError::Encrypted => f.write_str(
-                "encrypted private keys are not supported (decrypt first: openssl pkey -in KEY -out PLAIN)",
-            ),
+            KeyFileError::Encrypted => {
+                f.write_str("the private key is encrypted and no passphrase was given")
+            }
+            KeyFileError::BadPassphrase => {
+                f.write_str("cannot decrypt the private key: wrong passphrase (or a damaged key)")
+            }
             KeyFileError::NotRsa(what) => write!(f, "not an RSA key ({what})"),
             KeyFileError::RsaPssRestricted => {
                 f.write_str("RSA-PSS-restricted keys (algorithm 1.2.840.113549.1.1.10) are not supported")
@@ -333,7 +344,42 @@ enum Decoded {
 /// assert!(matches!(e, Err(KeyFileError::UnsupportedPemLabel(_))));
 /// ```
 pub fn decode_private_key(input: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
-    match decode_any(input)? {
+    decode_private_key_with_passphrase(input, None)
+}
+
+/// [`decode_private_key`] that also reads encrypted keys, with `pass`:
+/// PKCS#8 `ENCRYPTED PRIVATE KEY` (PBES2 with PBKDF2 or scrypt and AES-CBC
+/// or DES-EDE3-CBC; `pbeWithSHAAnd3-KeyTripleDES-CBC`) in PEM or DER, and
+/// the legacy OpenSSL PEM (`Proc-Type: 4,ENCRYPTED`, `DEK-Info:
+/// AES-128-CBC` ... `DES-EDE3-CBC`). An unencrypted key is read as it is.
+///
+/// Errors: [`KeyFileError::Encrypted`] when the key is encrypted and `pass`
+/// is `None`; [`KeyFileError::BadPassphrase`] when it does not decrypt.
+///
+/// ```
+/// use redc::keyfile::*;
+/// use zeroize::Zeroizing;
+/// let z = |v: &[u8]| Zeroizing::new(v.to_vec());
+/// let key = RsaPrivateComponents {
+///     n: vec![0x0c, 0xa1], e: vec![17], d: z(&[0x01, 0x9d]), p: z(&[61]), q: z(&[53]),
+///     dp: z(&[53]), dq: z(&[49]), qinv: z(&[38]),
+/// };
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+/// let kdf = KeyKdf::Pbkdf2Sha256 { iterations: 10 };
+/// let pem = encode_private_key_encrypted(&key, PrivateKeyFormat::Pkcs8, Encoding::Pem,
+///     b"secret", KeyCipher::Aes256Cbc, kdf, &mut rng).unwrap();
+/// assert!(pem.starts_with(b"-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+/// assert_eq!(decode_private_key(&pem).unwrap_err(), KeyFileError::Encrypted);
+/// let wrong = decode_private_key_with_passphrase(&pem, Some(b"wrong"));
+/// assert_eq!(wrong.unwrap_err(), KeyFileError::BadPassphrase);
+/// let back = decode_private_key_with_passphrase(&pem, Some(b"secret")).unwrap();
+/// assert_eq!(*back.d, *key.d);
+/// ```
+pub fn decode_private_key_with_passphrase(
+    input: &[u8],
+    pass: Option<&[u8]>,
+) -> Result<RsaPrivateComponents, KeyFileError> {
+    match decode_any(input, pass)? {
         Decoded::Private(k) => Ok(k),
         Decoded::Public(_) => Err(KeyFileError::PublicKeyOnly),
     }
@@ -348,13 +394,22 @@ pub fn decode_private_key(input: &[u8]) -> Result<RsaPrivateComponents, KeyFileE
 /// assert_eq!(decode_public_key(b"hello").unwrap_err(), KeyFileError::NotAKey);
 /// ```
 pub fn decode_public_key(input: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
-    match decode_any(input)? {
+    decode_public_key_with_passphrase(input, None)
+}
+
+/// [`decode_public_key`] that also reads the public half of an encrypted
+/// private key, with `pass` (see [`decode_private_key_with_passphrase`]).
+pub fn decode_public_key_with_passphrase(
+    input: &[u8],
+    pass: Option<&[u8]>,
+) -> Result<RsaPublicComponents, KeyFileError> {
+    match decode_any(input, pass)? {
         Decoded::Private(k) => Ok(k.public()),
         Decoded::Public(k) => Ok(k),
     }
 }
 
-fn decode_any(input: &[u8]) -> Result<Decoded, KeyFileError> {
+fn decode_any(input: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
     if let Some(start) = find(input, b"-----BEGIN ") {
         // The first block only, as OpenSSL reads it: text before and after
         // (explanatory text, a certificate) is ignored.
@@ -362,10 +417,10 @@ fn decode_any(input: &[u8]) -> Result<Decoded, KeyFileError> {
         let end = find(block, b"-----END ")
             .and_then(|e| find(&block[e + 9..], b"-----").map(|d| e + 9 + d + 5))
             .unwrap_or(block.len());
-        return decode_pem(&block[..end]);
+        return decode_pem(&block[..end], pass);
     }
     if input.first() == Some(&0x30) {
-        return decode_der(input);
+        return decode_der(input, pass);
     }
     Err(KeyFileError::NotAKey)
 }
@@ -374,18 +429,34 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-fn decode_pem(pem: &[u8]) -> Result<Decoded, KeyFileError> {
-    // Only the first block counts; the label decides the parser.
+fn decode_pem(pem: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
+    // Legacy OpenSSL encryption puts RFC 1421 headers inside the block.
+    if find(pem, b"Proc-Type: 4,ENCRYPTED").is_some() {
+        let legacy = encrypted::parse_legacy(pem)?;
+        let Some(pass) = pass else {
+            return Err(KeyFileError::Encrypted);
+        };
+        let der = legacy.decrypt(pass)?;
+        // A wrong passphrase that happens to unpad gives garbage, not a key.
+        return match legacy.label() {
+            LABEL_PKCS1_PRIVATE | LABEL_PKCS1_PSS_PRIVATE | LABEL_PKCS8 => {
+                decode_der(&der, None).map_err(|_| KeyFileError::BadPassphrase)
+            }
+            other => Err(KeyFileError::UnsupportedPemLabel(other.to_string())),
+        };
+    }
+    // Only the first block counts; the label decides the parser first.
     let label = der::pem::decode_label(pem)
         .map_err(|e| KeyFileError::BadPem(e.to_string()))?
         .to_string();
-    // Legacy OpenSSL encryption puts RFC 1421 headers inside the block.
-    if find(pem, b"Proc-Type: 4,ENCRYPTED").is_some() || label == LABEL_ENCRYPTED {
-        return Err(KeyFileError::Encrypted);
+    if label == LABEL_ENCRYPTED {
+        let mut buf = Zeroizing::new(vec![0u8; pem.len()]);
+        let (_, der) = der::pem::decode(pem, &mut buf).map_err(|e| KeyFileError::BadPem(e.to_string()))?;
+        return decode_encrypted_der(der, pass);
     }
     let parse: fn(&[u8]) -> Result<Decoded, KeyFileError> = match label.as_str() {
         LABEL_PKCS8 => |d| parse_pkcs8(d).map(Decoded::Private),
-        LABEL_PKCS1_PRIVATE => |d| parse_pkcs1_private(d).map(Decoded::Private),
+        LABEL_PKCS1_PRIVATE | LABEL_PKCS1_PSS_PRIVATE => |d| parse_pkcs1_private(d).map(Decoded::Private),
         LABEL_SPKI => |d| parse_spki(d).map(Decoded::Public),
         LABEL_PKCS1_PUBLIC => |d| parse_pkcs1_public(d).map(Decoded::Public),
         "EC PRIVATE KEY" | "EC PARAMETERS" | "DSA PRIVATE KEY" | "DH PARAMETERS" | "X9.42 DH PARAMETERS" => {
@@ -396,11 +467,36 @@ fn decode_pem(pem: &[u8]) -> Result<Decoded, KeyFileError> {
     // Base64 is at most 3/4 of the text: decode into a buffer that is zeroized.
     let mut buf = Zeroizing::new(vec![0u8; pem.len()]);
     let (_, der) = der::pem::decode(pem, &mut buf).map_err(|e| KeyFileError::BadPem(e.to_string()))?;
-    parse(der)
+    match parse(der) {
+        // The content decides, as in OpenSSL: PKCS#8 under `RSA PRIVATE
+        // KEY`, SPKI under `RSA PUBLIC KEY`, ... are read when the DER is
+        // unambiguously another key structure; otherwise the label's
+        // parser says what is wrong.
+        Err(KeyFileError::Malformed(why)) => match decode_der(der, pass) {
+            Ok(decoded) => Ok(decoded),
+            Err(_) => Err(KeyFileError::Malformed(why)),
+        },
+        other => other,
+    }
+}
+
+fn decode_encrypted_der(der: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
+    if !is_encrypted_pkcs8(der) {
+        return Err(KeyFileError::Malformed(describe_der_failure(der)));
+    }
+    let Some(pass) = pass else {
+        return Err(KeyFileError::Encrypted);
+    };
+    let plain = encrypted::decrypt_pkcs8(der, pass)?;
+    // A wrong passphrase that happens to unpad gives garbage, not a key.
+    if PrivateKeyInfoRef::from_der(plain.as_bytes()).is_err() {
+        return Err(KeyFileError::BadPassphrase);
+    }
+    parse_pkcs8(plain.as_bytes()).map(Decoded::Private)
 }
 
 /// DER of unknown kind: try each structure, most common first.
-fn decode_der(der: &[u8]) -> Result<Decoded, KeyFileError> {
+fn decode_der(der: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
     if PrivateKeyInfoRef::from_der(der).is_ok() {
         return parse_pkcs8(der).map(Decoded::Private);
     }
@@ -408,7 +504,7 @@ fn decode_der(der: &[u8]) -> Result<Decoded, KeyFileError> {
         return parse_pkcs1_private(der).map(Decoded::Private);
     }
     if is_encrypted_pkcs8(der) {
-        return Err(KeyFileError::Encrypted);
+        return decode_encrypted_der(der, pass);
     }
     if SubjectPublicKeyInfoRef::from_der(der).is_ok() {
         return parse_spki(der).map(Decoded::Public);
@@ -692,5 +788,50 @@ pub fn encode_public_key(
             .to_pem(label, LineEnding::LF)
             .map_err(encode_err)?
             .into_bytes()),
+    }
+}
+
+/// Write a private key encrypted with `pass`: PKCS#8 as
+/// `EncryptedPrivateKeyInfo` (PBES2 with `kdf` and `cipher`; PEM label
+/// `ENCRYPTED PRIVATE KEY`, or DER), as `openssl pkey -aes256` writes; or
+/// PKCS#1 as the legacy encrypted PEM (`Proc-Type: 4,ENCRYPTED`, key from
+/// MD5 `EVP_BytesToKey`), as `openssl rsa -traditional -aes128` writes.
+/// Salt and IV come from `rng`. The output is zeroized on drop.
+///
+/// Errors: PKCS#1 in DER (which has no encrypted form), an empty passphrase,
+/// a zero component, bad scrypt parameters.
+pub fn encode_private_key_encrypted<R: rand_core::TryCryptoRng + ?Sized>(
+    c: &RsaPrivateComponents,
+    format: PrivateKeyFormat,
+    encoding: Encoding,
+    pass: &[u8],
+    cipher: KeyCipher,
+    kdf: KeyKdf,
+    rng: &mut R,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    if pass.is_empty() {
+        return Err(KeyFileError::Encode("empty passphrase".into()));
+    }
+    match format {
+        PrivateKeyFormat::Pkcs1 => {
+            if encoding == Encoding::Der {
+                return Err(KeyFileError::Encode(
+                    "a PKCS#1 key has no encrypted DER form; use PKCS#8".into(),
+                ));
+            }
+            let der = pkcs1_private_der(c)?;
+            encrypted::encrypt_legacy(der.as_bytes(), LABEL_PKCS1_PRIVATE, pass, cipher, rng)
+        }
+        PrivateKeyFormat::Pkcs8 => {
+            let plain = encode_private_key(c, PrivateKeyFormat::Pkcs8, Encoding::Der)?;
+            let doc = encrypted::encrypt_pkcs8(&plain, pass, cipher, kdf, rng)?;
+            match encoding {
+                Encoding::Der => Ok(doc.to_bytes()),
+                Encoding::Pem => {
+                    let pem = doc.to_pem(LABEL_ENCRYPTED, LineEnding::LF).map_err(encode_err)?;
+                    Ok(Zeroizing::new(pem.as_bytes().to_vec()))
+                }
+            }
+        }
     }
 }

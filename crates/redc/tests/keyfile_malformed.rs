@@ -336,7 +336,7 @@ fn other_algorithms_and_encrypted_keys() {
     assert!(
         KeyFileError::Encrypted
             .to_string()
-            .starts_with("encrypted private keys are not supported")
+            .starts_with("the private key is encrypted and no passphrase was given")
     );
 
     assert_both(&dir.read("pss.pem"), &KeyFileError::RsaPssRestricted);
