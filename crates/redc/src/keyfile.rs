@@ -472,10 +472,20 @@ fn decode_pem(pem: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> 
         // KEY`, SPKI under `RSA PUBLIC KEY`, ... are read when the DER is
         // unambiguously another key structure; otherwise the label's
         // parser says what is wrong.
-        Err(KeyFileError::Malformed(why)) => match decode_der(der, pass) {
-            Ok(decoded) => Ok(decoded),
-            Err(_) => Err(KeyFileError::Malformed(why)),
-        },
+        // A private label keeps to private content and a public one to
+        // public content, as `openssl pkey -pubin` refuses a private key
+        // under `PUBLIC KEY`.
+        Err(KeyFileError::Malformed(why)) => {
+            let private_label = matches!(
+                label.as_str(),
+                LABEL_PKCS8 | LABEL_PKCS1_PRIVATE | LABEL_PKCS1_PSS_PRIVATE
+            );
+            match decode_der(der, pass) {
+                Ok(Decoded::Private(k)) if private_label => Ok(Decoded::Private(k)),
+                Ok(Decoded::Public(k)) if !private_label => Ok(Decoded::Public(k)),
+                _ => Err(KeyFileError::Malformed(why)),
+            }
+        }
         other => other,
     }
 }
