@@ -8,7 +8,8 @@ use crate::io::{Secrecy, read_input, stream_input, write_output};
 use crate::pass::read_pass;
 use redc::hash::HashAlg;
 use redc::keyfile::{
-    Encoding, KeyCipher, KeyFileError, KeyKdf, PrivateKeyFormat, PublicKeyFormat, quote_untrusted,
+    self, Encoding, KeyAlgorithm, KeyCipher, KeyFileError, KeyKdf, PrivateKeyFormat, PssParams,
+    PublicKeyFormat, RsaPublicComponents, quote_untrusted,
 };
 use redc::padding::SaltLen;
 use redc::rsa::KeyLoadError;
@@ -32,6 +33,18 @@ pub struct GenrsaArgs {
     /// Encrypt the key with this passphrase (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
     #[arg(long, value_name = "ARG")]
     passout: Option<String>,
+    /// Write an RSA-PSS key (id-RSASSA-PSS), restricted to PSS signatures.
+    #[arg(long)]
+    pss: bool,
+    /// With --pss: the only hash the key signs with (writes RSASSA-PSS-params).
+    #[arg(long, requires = "pss")]
+    hash: Option<String>,
+    /// With --pss --hash: the MGF1 hash (default: the same as --hash).
+    #[arg(long, requires = "hash")]
+    mgf1_hash: Option<String>,
+    /// With --pss --hash: the minimum salt length (default: the hash length).
+    #[arg(long, requires = "hash")]
+    salt_len: Option<usize>,
     /// Cipher of an encrypted key (default with --passout: aes-256-cbc).
     #[arg(long, value_parser = ["aes-128-cbc", "aes-192-cbc", "aes-256-cbc"])]
     cipher: Option<String>,
@@ -69,9 +82,9 @@ pub struct SignArgs {
     /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
     #[arg(long, value_name = "ARG")]
     passin: Option<String>,
-    /// Hash: sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384 or sha3-512.
-    #[arg(long, default_value = "sha256")]
-    hash: String,
+    /// Hash (default: sha256, or an RSA-PSS key's own): sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384 or sha3-512.
+    #[arg(long)]
+    hash: Option<String>,
     /// PSS: the MGF1 hash (default: the same as --hash).
     #[arg(long)]
     mgf1_hash: Option<String>,
@@ -81,10 +94,10 @@ pub struct SignArgs {
     /// The digest to sign, in hex (instead of --in).
     #[arg(long, value_name = "HEX", conflicts_with = "input")]
     digest: Option<String>,
-    /// Signature scheme.
-    #[arg(long, default_value = "pkcs1", value_parser = ["pkcs1", "pss"])]
-    scheme: String,
-    /// PSS salt length in bytes (default: the hash length).
+    /// Signature scheme (default: pkcs1; pss for an RSA-PSS key).
+    #[arg(long, value_parser = ["pkcs1", "pss"])]
+    scheme: Option<String>,
+    /// PSS salt length in bytes (default: the hash length, or an RSA-PSS key's minimum).
     #[arg(long)]
     salt_len: Option<usize>,
     /// File to sign (`-` for stdin).
@@ -104,9 +117,9 @@ pub struct VerifyArgs {
     /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
     #[arg(long, value_name = "ARG")]
     passin: Option<String>,
-    /// Hash: sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384 or sha3-512.
-    #[arg(long, default_value = "sha256")]
-    hash: String,
+    /// Hash (default: sha256, or an RSA-PSS key's own): sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384 or sha3-512.
+    #[arg(long)]
+    hash: Option<String>,
     /// PSS: the MGF1 hash (default: the same as --hash).
     #[arg(long)]
     mgf1_hash: Option<String>,
@@ -116,9 +129,9 @@ pub struct VerifyArgs {
     /// The signed digest, in hex (instead of --in).
     #[arg(long, value_name = "HEX", conflicts_with = "input")]
     digest: Option<String>,
-    /// Signature scheme.
-    #[arg(long, default_value = "pkcs1", value_parser = ["pkcs1", "pss"])]
-    scheme: String,
+    /// Signature scheme (default: pkcs1; pss for an RSA-PSS key).
+    #[arg(long, value_parser = ["pkcs1", "pss"])]
+    scheme: Option<String>,
     /// PSS salt length in bytes, or `auto` to recover it (default).
     #[arg(long, default_value = "auto")]
     salt_len: String,
@@ -193,19 +206,87 @@ fn load_error(path: &str, e: KeyLoadError) -> String {
     format!("'{}': {e}{hint}", quote_untrusted(path))
 }
 
-fn load_private(path: &str, passin: Option<&str>) -> Result<RsaPrivateKey, String> {
+/// A private key and what its file allows it (RSA, or RSA-PSS with its restrictions).
+pub(crate) fn load_private(
+    path: &str,
+    passin: Option<&str>,
+) -> Result<(RsaPrivateKey, KeyAlgorithm), String> {
     // The file holds the key's secrets (base64 or DER): wiped after parsing.
     let bytes = zeroize::Zeroizing::new(read_input(path)?);
     let pass = passphrase(passin)?;
-    RsaPrivateKey::from_key_file_with_passphrase(&bytes, pass.as_deref().map(Vec::as_slice))
-        .map_err(|e| load_error(path, e))
+    let (c, alg) = keyfile::decode_private_key_info(&bytes, pass.as_deref().map(Vec::as_slice))
+        .map_err(|e| load_error(path, KeyLoadError::File(e)))?;
+    let key =
+        RsaPrivateKey::from_private_components(&c).map_err(|e| load_error(path, KeyLoadError::Key(e)))?;
+    Ok((key, alg))
 }
 
-fn load_public(path: &str, passin: Option<&str>) -> Result<RsaPublicKey, String> {
+/// A public key (or a private key's public half) and what its file allows it.
+pub(crate) fn load_public(path: &str, passin: Option<&str>) -> Result<(RsaPublicKey, KeyAlgorithm), String> {
     let bytes = zeroize::Zeroizing::new(read_input(path)?);
     let pass = passphrase(passin)?;
-    RsaPublicKey::from_key_file_with_passphrase(&bytes, pass.as_deref().map(Vec::as_slice))
-        .map_err(|e| load_error(path, e))
+    let (c, alg) = keyfile::decode_public_key_info(&bytes, pass.as_deref().map(Vec::as_slice))
+        .map_err(|e| load_error(path, KeyLoadError::File(e)))?;
+    let key = RsaPublicKey::new(&c.n, &c.e).map_err(|e| load_error(path, KeyLoadError::Key(e)))?;
+    Ok((key, alg))
+}
+
+/// The signature scheme, hash and MGF1 hash of `sign` and `verify`, with an
+/// RSA-PSS key's restrictions enforced (RFC 4055 §3.1) and its parameters
+/// as the defaults.
+fn signature_plan(
+    alg: KeyAlgorithm,
+    scheme: Option<&str>,
+    hash: Option<&str>,
+    mgf1: Option<&str>,
+) -> Result<(bool, HashAlg, HashAlg), String> {
+    let hash_given = hash.map(parse_hash).transpose()?;
+    let mgf1_given = mgf1.map(parse_hash).transpose()?;
+    let pss = match (alg, scheme) {
+        (KeyAlgorithm::RsaPss(_), Some("pkcs1")) => {
+            return Err("the key is an RSA-PSS key: it signs with --scheme pss only".into());
+        }
+        (KeyAlgorithm::RsaPss(_), _) => true,
+        (KeyAlgorithm::Rsa, s) => s == Some("pss"),
+    };
+    if !pss && mgf1_given.is_some() {
+        return Err("--mgf1-hash applies to --scheme pss only".into());
+    }
+    let (hash, mgf1) = match alg {
+        KeyAlgorithm::RsaPss(Some(p)) => {
+            let hash = hash_given.unwrap_or(p.hash);
+            let mgf1 = mgf1_given.unwrap_or(p.mgf1_hash);
+            if hash != p.hash {
+                return Err(format!("the RSA-PSS key allows --hash {} only", p.hash));
+            }
+            if mgf1 != p.mgf1_hash {
+                return Err(format!("the RSA-PSS key allows --mgf1-hash {} only", p.mgf1_hash));
+            }
+            (hash, mgf1)
+        }
+        _ => {
+            let hash = hash_given.unwrap_or(HashAlg::Sha256);
+            (hash, mgf1_given.unwrap_or(hash))
+        }
+    };
+    Ok((pss, hash, mgf1))
+}
+
+/// An RSA-PSS key's minimum salt length (0 for other keys).
+fn min_salt(alg: KeyAlgorithm) -> usize {
+    match alg {
+        KeyAlgorithm::RsaPss(Some(p)) => p.salt_len,
+        _ => 0,
+    }
+}
+
+fn refuse_pss_for_encryption(alg: KeyAlgorithm) -> Result<(), String> {
+    match alg {
+        KeyAlgorithm::Rsa => Ok(()),
+        KeyAlgorithm::RsaPss(_) => {
+            Err("the key is an RSA-PSS key: it makes PSS signatures only, no encryption".into())
+        }
+    }
 }
 
 fn encoding(der: bool) -> Encoding {
@@ -226,6 +307,34 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
             if args.passout.is_some() && args.der && args.format == "pkcs1" {
                 return Err("an encrypted PKCS#1 key is PEM only; use --format pkcs8 for DER".into());
             }
+            let alg = if args.pss {
+                if args.format == "pkcs1" {
+                    return Err("an RSA-PSS key is written as PKCS#8 only (--format pkcs8)".into());
+                }
+                match &args.hash {
+                    None => KeyAlgorithm::RsaPss(None),
+                    Some(h) => {
+                        let hash = parse_hash(h)?;
+                        if hash == HashAlg::Sha1 {
+                            return Err("SHA-1 is accepted for verification only".into());
+                        }
+                        let mgf1_hash = parse_mgf1(args.mgf1_hash.as_deref(), hash)?;
+                        let salt_len = args.salt_len.unwrap_or(hash.output_len());
+                        if salt_len > 255 {
+                            return Err(format!(
+                                "--salt-len {salt_len}: at most 255 in a key's parameters"
+                            ));
+                        }
+                        KeyAlgorithm::RsaPss(Some(PssParams {
+                            hash,
+                            mgf1_hash,
+                            salt_len,
+                        }))
+                    }
+                }
+            } else {
+                KeyAlgorithm::Rsa
+            };
             let show = args.bits >= 4096;
             let mut progress = |stage: keygen::Progress| {
                 if show {
@@ -245,13 +354,18 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
                 PrivateKeyFormat::Pkcs8
             };
             let file = match &args.passout {
-                None => key
-                    .to_key_file(format, encoding(args.der))
-                    .map_err(|err| err.to_string())?,
+                None => keyfile::encode_private_key_info(
+                    &key.private_components(),
+                    alg,
+                    format,
+                    encoding(args.der),
+                )
+                .map_err(|err| err.to_string())?,
                 Some(arg) => {
                     let pass = read_pass("--passout", arg)?;
-                    redc::keyfile::encode_private_key_encrypted(
+                    keyfile::encode_private_key_encrypted_info(
                         &key.private_components(),
+                        alg,
                         format,
                         encoding(args.der),
                         &pass,
@@ -288,14 +402,17 @@ pub fn pubout(args: PuboutArgs) -> i32 {
     finish(
         "pubout",
         (|| {
-            let key = load_public(&args.key, args.passin.as_deref())?;
+            let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
             let format = if args.format == "pkcs1" {
                 PublicKeyFormat::Pkcs1
             } else {
                 PublicKeyFormat::Spki
             };
-            let file = key
-                .to_key_file(format, encoding(args.der))
+            let c = RsaPublicComponents {
+                n: key.n_bytes(),
+                e: key.e_bytes(),
+            };
+            let file = keyfile::encode_public_key_info(&c, alg, format, encoding(args.der))
                 .map_err(|e| e.to_string())?;
             write_output(&args.out, &file, Secrecy::Public)?;
             Ok(0)
@@ -345,20 +462,40 @@ pub fn sign(args: SignArgs) -> i32 {
     finish(
         "sign",
         (|| {
-            let hash = parse_hash(&args.hash)?;
-            if hash == HashAlg::Sha1 {
+            if let Some(h) = &args.hash
+                && parse_hash(h)? == HashAlg::Sha1
+            {
                 return Err(
                     "SHA-1 is accepted for verification only; sign with sha256, sha384 or sha512".into(),
                 );
             }
-            if args.salt_len.is_some() && args.scheme != "pss" {
+            if args.salt_len.is_some() && args.scheme.as_deref() == Some("pkcs1") {
                 return Err("--salt-len applies to --scheme pss only".into());
             }
-            if args.mgf1_hash.is_some() && args.scheme != "pss" {
-                return Err("--mgf1-hash applies to --scheme pss only".into());
+            let (key, alg) = load_private(&args.key, args.passin.as_deref())?;
+            let (pss, hash, mgf1) = signature_plan(
+                alg,
+                args.scheme.as_deref(),
+                args.hash.as_deref(),
+                args.mgf1_hash.as_deref(),
+            )?;
+            if hash == HashAlg::Sha1 {
+                return Err("SHA-1 is accepted for verification only".into());
             }
-            let mgf1 = parse_mgf1(args.mgf1_hash.as_deref(), hash)?;
-            let key = load_private(&args.key, args.passin.as_deref())?;
+            if args.salt_len.is_some() && !pss {
+                return Err("--salt-len applies to --scheme pss only".into());
+            }
+            let salt_len = match (args.salt_len, alg) {
+                (Some(n), _) if n < min_salt(alg) => {
+                    return Err(format!(
+                        "--salt-len {n}: the RSA-PSS key requires at least {}",
+                        min_salt(alg)
+                    ));
+                }
+                (Some(n), _) => Some(n),
+                (None, KeyAlgorithm::RsaPss(Some(p))) => Some(p.salt_len),
+                (None, _) => None,
+            };
             let digest = message_digest(
                 hash,
                 args.input.as_deref(),
@@ -366,9 +503,10 @@ pub fn sign(args: SignArgs) -> i32 {
                 args.digest.as_deref(),
             )?;
             let mut rng = os_rng();
-            let sig = match args.scheme.as_str() {
-                "pss" => key.sign_pss_mgf1(&mut rng, hash, mgf1, &digest, args.salt_len),
-                _ => key.sign_pkcs1v15(&mut rng, hash, &digest),
+            let sig = if pss {
+                key.sign_pss_mgf1(&mut rng, hash, mgf1, &digest, salt_len)
+            } else {
+                key.sign_pkcs1v15(&mut rng, hash, &digest)
             }
             .map_err(|e| match e {
                 RsaError::MessageTooLong => {
@@ -387,18 +525,26 @@ pub fn verify(args: VerifyArgs) -> i32 {
     finish(
         "verify",
         (|| {
-            let hash = parse_hash(&args.hash)?;
             let salt = match args.salt_len.as_str() {
                 "auto" | "-1" => SaltLen::Auto,
                 n => SaltLen::Exact(n.parse().map_err(|_| {
                     format!("--salt-len '{}': a number of bytes or 'auto'", quote_untrusted(n))
                 })?),
             };
-            if args.mgf1_hash.is_some() && args.scheme != "pss" {
-                return Err("--mgf1-hash applies to --scheme pss only".into());
-            }
-            let mgf1 = parse_mgf1(args.mgf1_hash.as_deref(), hash)?;
-            let key = load_public(&args.key, args.passin.as_deref())?;
+            let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
+            let (pss, hash, mgf1) = signature_plan(
+                alg,
+                args.scheme.as_deref(),
+                args.hash.as_deref(),
+                args.mgf1_hash.as_deref(),
+            )?;
+            let salt = match (salt, min_salt(alg)) {
+                (SaltLen::Exact(n), min) if n < min => {
+                    return Err(format!("--salt-len {n}: the RSA-PSS key requires at least {min}"));
+                }
+                (SaltLen::Auto, min) if min > 0 => SaltLen::AtLeast(min),
+                (s, _) => s,
+            };
             let sig = read_input(&args.sig)?;
             let digest = message_digest(
                 hash,
@@ -413,9 +559,10 @@ pub fn verify(args: VerifyArgs) -> i32 {
                 crate::outln("Verification failure");
                 return Ok(1);
             }
-            let verdict = match args.scheme.as_str() {
-                "pss" => key.verify_pss_mgf1(hash, mgf1, &digest, &sig, salt),
-                _ => key.verify_pkcs1v15(hash, &digest, &sig),
+            let verdict = if pss {
+                key.verify_pss_mgf1(hash, mgf1, &digest, &sig, salt)
+            } else {
+                key.verify_pkcs1v15(hash, &digest, &sig)
             };
             if verdict.is_ok() {
                 crate::outln("Verified OK");
@@ -457,7 +604,8 @@ pub fn encrypt(args: CryptArgs) -> i32 {
         "encrypt",
         (|| {
             let (hash, mgf1, label) = crypt_options(&args)?;
-            let key = load_public(&args.key, args.passin.as_deref())?;
+            let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
+            refuse_pss_for_encryption(alg)?;
             let msg = zeroize::Zeroizing::new(read_input(&args.input)?);
             let mut rng = os_rng();
             let ct = match args.scheme.as_str() {
@@ -489,7 +637,8 @@ pub fn decrypt(args: CryptArgs) -> i32 {
         "decrypt",
         (|| {
             let (hash, mgf1, label) = crypt_options(&args)?;
-            let key = load_private(&args.key, args.passin.as_deref())?;
+            let (key, alg) = load_private(&args.key, args.passin.as_deref())?;
+            refuse_pss_for_encryption(alg)?;
             let ct = read_input(&args.input)?;
             let mut rng = os_rng();
             let result = match args.scheme.as_str() {

@@ -325,12 +325,13 @@ impl LegacyPem {
     pub(super) fn decrypt(&self, pass: &[u8]) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
         // The body alone as a header-less PEM block in 64-column lines:
         // the `der` decoder does the base64.
-        let mut plain_pem = format!("-----BEGIN {}-----\n", self.label);
+        // (a placeholder label: RSA-PSS's hyphen is no RFC 7468 label).
+        let mut plain_pem = String::from("-----BEGIN X-----\n");
         for chunk in self.body.as_bytes().chunks(64) {
             plain_pem.push_str(std::str::from_utf8(chunk).unwrap_or_default());
             plain_pem.push('\n');
         }
-        plain_pem.push_str(&format!("-----END {}-----\n", self.label));
+        plain_pem.push_str("-----END X-----\n");
         let mut buf = vec![0u8; plain_pem.len()];
         let (_, ct) = der::pem::decode(plain_pem.as_bytes(), &mut buf)
             .map_err(|e| KeyFileError::BadPem(e.to_string()))?;
@@ -403,8 +404,9 @@ pub(super) fn encrypt_legacy<R: TryCryptoRng + ?Sized>(
             .encrypt_padded_vec::<Pkcs7>(der),
     };
     // Base64 through the PEM encoder of `der`, then the headers go after the BEGIN line.
-    let body = der::pem::encode_string(label, LineEnding::LF, &ct)
-        .map_err(|e| KeyFileError::Encode(e.to_string()))?;
+    // (under a placeholder label: RSA-PSS's hyphen is no RFC 7468 label).
+    let body =
+        der::pem::encode_string("X", LineEnding::LF, &ct).map_err(|e| KeyFileError::Encode(e.to_string()))?;
     let mut iv_hex = String::new();
     for b in iv {
         iv_hex.push_str(&format!("{b:02X}"));
@@ -413,8 +415,12 @@ pub(super) fn encrypt_legacy<R: TryCryptoRng + ?Sized>(
         "-----BEGIN {label}-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: {},{iv_hex}\n\n",
         cipher.name().to_ascii_uppercase()
     );
-    let begin_len = format!("-----BEGIN {label}-----\n").len();
+    let begin_len = "-----BEGIN X-----\n".len();
     let mut out = Zeroizing::new(header.into_bytes());
-    out.extend_from_slice(&body.as_bytes()[begin_len..]);
+    let rest = &body[begin_len..];
+    out.extend_from_slice(
+        rest.replace("-----END X-----", &format!("-----END {label}-----"))
+            .as_bytes(),
+    );
     Ok(out)
 }

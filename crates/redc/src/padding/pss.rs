@@ -27,6 +27,9 @@ pub enum SaltLen {
     /// Whatever the signature holds: recovered from the position of the 0x01
     /// separator (OpenSSL `rsa_pss_saltlen:auto`, `-1` in old versions).
     Auto,
+    /// Recovered as with [`SaltLen::Auto`], and at least this many bytes:
+    /// what an RSA-PSS key's parameters require (RFC 4055 §3.1).
+    AtLeast(usize),
 }
 
 /// The number of bytes of an EMSA-PSS encoding: `ceil(em_bits / 8)`.
@@ -242,6 +245,7 @@ pub fn emsa_pss_verify_mgf1(
     let salt = &db[one + 1..];
     match salt_len {
         SaltLen::Exact(s) if s != salt.len() => return false,
+        SaltLen::AtLeast(s) if salt.len() < s => return false,
         _ => {}
     }
     let mut hasher = hash.hasher();
