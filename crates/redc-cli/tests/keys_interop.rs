@@ -760,3 +760,312 @@ fn mismatched_pem_labels() {
         spki
     );
 }
+
+#[test]
+fn rsa_pss_keys_both_ways() {
+    let dir = workdir("pss");
+    let msg = p(&dir, "m");
+    std::fs::write(&msg, b"RSA-PSS keys").unwrap();
+    let np = p(&dir, "np.pem");
+    let wp = p(&dir, "wp.pem");
+    ok(
+        openssl(&[
+            "genpkey",
+            "-algorithm",
+            "RSA-PSS",
+            "-pkeyopt",
+            "rsa_keygen_bits:1024",
+            "-out",
+            &np,
+        ]),
+        "genpkey RSA-PSS",
+    );
+    ok(
+        openssl(&[
+            "genpkey",
+            "-algorithm",
+            "RSA-PSS",
+            "-pkeyopt",
+            "rsa_keygen_bits:1024",
+            "-pkeyopt",
+            "rsa_pss_keygen_md:sha384",
+            "-pkeyopt",
+            "rsa_pss_keygen_mgf1_md:sha256",
+            "-pkeyopt",
+            "rsa_pss_keygen_saltlen:40",
+            "-out",
+            &wp,
+        ]),
+        "genpkey RSA-PSS with parameters",
+    );
+    // `openssl rsa -traditional`: `RSA-PSS PRIVATE KEY`, plain and encrypted.
+    let trad = p(&dir, "trad.pem");
+    ok(
+        openssl(&["rsa", "-in", &np, "-traditional", "-out", &trad]),
+        "traditional",
+    );
+    assert!(
+        std::fs::read(&trad)
+            .unwrap()
+            .starts_with(b"-----BEGIN RSA-PSS PRIVATE KEY-----\n")
+    );
+    let trad_enc = p(&dir, "trad-enc.pem");
+    ok(
+        openssl(&[
+            "rsa",
+            "-in",
+            &np,
+            "-traditional",
+            "-aes128",
+            "-passout",
+            PASS,
+            "-out",
+            &trad_enc,
+        ]),
+        "traditional -aes128",
+    );
+    let wp_enc = p(&dir, "wp-enc.pem");
+    ok(
+        openssl(&["pkey", "-in", &wp, "-aes256", "-passout", PASS, "-out", &wp_enc]),
+        "pkey -aes256",
+    );
+    // (key file, the OpenSSL key with the same public half, hash it signs with)
+    let cases = [
+        (np.clone(), np.clone(), "sha256"),
+        (wp.clone(), wp.clone(), "sha384"),
+        (trad.clone(), np.clone(), "sha256"),
+        (trad_enc.clone(), np.clone(), "sha256"),
+        (wp_enc.clone(), wp.clone(), "sha384"),
+    ];
+    for (file, ossl_key, hash) in &cases {
+        let what = file.rsplit('/').next().unwrap();
+        // The SPKI keeps the id-RSASSA-PSS identifier and parameters, byte for byte.
+        let theirs = ok(openssl(&["pkey", "-in", ossl_key, "-pubout"]), "pkey -pubout").stdout;
+        let ours = ok(redc(&["pubout", "--key", file, "--passin", PASS]), what).stdout;
+        assert_eq!(ours, theirs, "{what}");
+        let pubkey = p(&dir, "pub.pem");
+        std::fs::write(&pubkey, &theirs).unwrap();
+        // redc signs with the key's defaults; openssl verifies with its own.
+        let sig = p(&dir, "sig.redc");
+        ok(
+            redc(&["sign", "--key", file, "--passin", PASS, "--in", &msg, "-o", &sig]),
+            what,
+        );
+        let v = ok(
+            openssl(&[
+                "dgst",
+                &format!("-{hash}"),
+                "-verify",
+                &pubkey,
+                "-signature",
+                &sig,
+                &msg,
+            ]),
+            &format!("openssl verifies {what}"),
+        );
+        assert_eq!(v.stdout, b"Verified OK\n");
+        // openssl signs; redc verifies with the SPKI and with the private key file.
+        let theirs_sig = p(&dir, "sig.ossl");
+        ok(
+            openssl(&[
+                "dgst",
+                &format!("-{hash}"),
+                "-sign",
+                ossl_key,
+                "-out",
+                &theirs_sig,
+                &msg,
+            ]),
+            what,
+        );
+        for key in [&pubkey, file] {
+            let v = ok(
+                redc(&[
+                    "verify",
+                    "--key",
+                    key,
+                    "--passin",
+                    PASS,
+                    "--in",
+                    &msg,
+                    "--sig",
+                    &theirs_sig,
+                ]),
+                &format!("redc verifies {what}"),
+            );
+            assert_eq!(v.stdout, b"Verified OK\n");
+        }
+        // PKCS#1 v1.5 and encryption are refused, nothing written.
+        let out = p(&dir, "never");
+        let e = refused(
+            redc(&[
+                "sign", "--key", file, "--passin", PASS, "--scheme", "pkcs1", "--in", &msg, "-o", &out,
+            ]),
+            what,
+        );
+        assert!(e.contains("RSA-PSS"), "{e}");
+        refused(
+            redc(&[
+                "verify",
+                "--key",
+                &pubkey,
+                "--scheme",
+                "pkcs1",
+                "--in",
+                &msg,
+                "--sig",
+                &theirs_sig,
+            ]),
+            what,
+        );
+        refused(
+            redc(&["encrypt", "--key", &pubkey, "--in", &msg, "-o", &out]),
+            what,
+        );
+        refused(
+            redc(&[
+                "decrypt", "--key", file, "--passin", PASS, "--in", &sig, "-o", &out,
+            ]),
+            what,
+        );
+        assert!(!Path::new(&out).exists());
+    }
+    // The parameters' restrictions: hash, MGF1 hash, minimum salt.
+    let out = p(&dir, "never");
+    for bad in [
+        vec!["--hash", "sha256"],
+        vec!["--mgf1-hash", "sha384"],
+        vec!["--salt-len", "39"],
+    ] {
+        let mut a = vec!["sign", "--key", wp.as_str(), "--in", &msg, "-o", &out];
+        a.extend(&bad);
+        let e = refused(redc(&a), &format!("{bad:?}"));
+        assert!(e.contains("RSA-PSS key"), "{e}");
+    }
+    assert!(!Path::new(&out).exists());
+    // A salt of 20 < 40 does not verify against the key: OpenSSL makes the
+    // signature with the same numbers as a plain RSA key (the PKCS#1 body of
+    // `openssl rsa -traditional` under the plain label).
+    let wp_trad = ok(openssl(&["rsa", "-in", &wp, "-traditional"]), "traditional").stdout;
+    let plain = p(&dir, "wp-plain.pem");
+    std::fs::write(
+        &plain,
+        String::from_utf8(wp_trad)
+            .unwrap()
+            .replace("RSA-PSS PRIVATE KEY", "RSA PRIVATE KEY"),
+    )
+    .unwrap();
+    let wp_pub = p(&dir, "wp.pub");
+    ok(
+        openssl(&["pkey", "-in", &wp, "-pubout", "-out", &wp_pub]),
+        "pubout",
+    );
+    for (salt, verdict) in [("20", Some(1)), ("40", Some(0)), ("41", Some(0))] {
+        let sig = p(&dir, "salt.sig");
+        ok(
+            openssl(&[
+                "dgst",
+                "-sha384",
+                "-sign",
+                &plain,
+                "-sigopt",
+                "rsa_padding_mode:pss",
+                "-sigopt",
+                "rsa_mgf1_md:sha256",
+                "-sigopt",
+                &format!("rsa_pss_saltlen:{salt}"),
+                "-out",
+                &sig,
+                &msg,
+            ]),
+            "salt",
+        );
+        let v = redc(&["verify", "--key", &wp_pub, "--in", &msg, "--sig", &sig]);
+        assert_eq!(v.status.code(), verdict, "salt {salt}");
+        // The same signature under a plain view of the key verifies whatever the salt.
+        let v = redc(&[
+            "verify",
+            "--key",
+            &plain,
+            "--scheme",
+            "pss",
+            "--hash",
+            "sha384",
+            "--mgf1-hash",
+            "sha256",
+            "--in",
+            &msg,
+            "--sig",
+            &sig,
+        ]);
+        assert_eq!(v.status.code(), Some(0), "plain, salt {salt}");
+    }
+
+    // redc writes RSA-PSS keys; OpenSSL reads their restrictions and uses them.
+    for (extra, shows) in [
+        (vec![], "No PSS parameter restrictions"),
+        (
+            vec!["--hash", "sha512", "--mgf1-hash", "sha384", "--salt-len", "30"],
+            "Hash Algorithm: SHA2-512",
+        ),
+        (vec!["--hash", "sha224"], "Hash Algorithm: SHA2-224"),
+    ] {
+        let key = p(&dir, "gen.pem");
+        let _ = std::fs::remove_file(&key);
+        let mut a = vec!["genrsa", "--bits", "1024", "--pss", "-o", &key];
+        a.extend(&extra);
+        ok(redc(&a), "genrsa --pss");
+        let text = ok(
+            openssl(&["pkey", "-in", &key, "-text", "-noout"]),
+            "openssl pkey -text",
+        )
+        .stdout;
+        let text = String::from_utf8_lossy(&text);
+        assert!(text.contains(shows), "{extra:?}: {text}");
+        if extra.len() > 2 {
+            assert!(
+                text.contains("MGF1 with SHA2-384") && text.contains("Minimum Salt Length: 30"),
+                "{text}"
+            );
+        }
+        let hash = if extra.is_empty() { "sha256" } else { extra[1] };
+        let sig = p(&dir, "gen.sig");
+        ok(
+            openssl(&["dgst", &format!("-{hash}"), "-sign", &key, "-out", &sig, &msg]),
+            "openssl signs",
+        );
+        let v = ok(
+            redc(&["verify", "--key", &key, "--in", &msg, "--sig", &sig]),
+            "redc verifies",
+        );
+        assert_eq!(v.stdout, b"Verified OK\n");
+        ok(
+            redc(&["sign", "--key", &key, "--in", &msg, "-o", &sig]),
+            "redc signs",
+        );
+        let pubkey = p(&dir, "gen.pub");
+        ok(
+            openssl(&["pkey", "-in", &key, "-pubout", "-out", &pubkey]),
+            "pubout",
+        );
+        let v = ok(
+            openssl(&[
+                "dgst",
+                &format!("-{hash}"),
+                "-verify",
+                &pubkey,
+                "-signature",
+                &sig,
+                &msg,
+            ]),
+            "openssl verifies",
+        );
+        assert_eq!(v.stdout, b"Verified OK\n");
+    }
+    refused(
+        redc(&[
+            "genrsa", "--bits", "1024", "--pss", "--format", "pkcs1", "-o", &out,
+        ]),
+        "pss pkcs1",
+    );
+}

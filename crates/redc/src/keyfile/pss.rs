@@ -125,7 +125,7 @@ pub(super) fn parse_params(params: Option<AnyRef<'_>>) -> Result<Option<PssParam
     }))
 }
 
-/// The DER of `RSASSA-PSS-params` for `params` (hash identifiers without
+/// The DER of `RSASSA-PSS-params` for `params` (hash identifiers with NULL
 /// parameters, as OpenSSL writes them).
 pub(super) fn encode_params(params: &PssParams) -> Result<Vec<u8>, KeyFileError> {
     let salt_len = u8::try_from(params.salt_len)
@@ -133,13 +133,13 @@ pub(super) fn encode_params(params: &PssParams) -> Result<Vec<u8>, KeyFileError>
     let p = RsaPssParamsRef {
         hash: AlgorithmIdentifierRef {
             oid: hash_oid(params.hash),
-            parameters: None,
+            parameters: Some(AnyRef::NULL),
         },
         mask_gen: spki::AlgorithmIdentifier {
             oid: ID_MGF1,
             parameters: Some(AlgorithmIdentifierRef {
                 oid: hash_oid(params.mgf1_hash),
-                parameters: None,
+                parameters: Some(AnyRef::NULL),
             }),
         },
         salt_len,
