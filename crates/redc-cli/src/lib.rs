@@ -11,6 +11,7 @@ mod hw;
 mod io;
 mod mont;
 mod pass;
+mod pkey;
 mod rsa_cmds;
 mod speed;
 
@@ -49,6 +50,8 @@ enum Command {
     Encrypt(rsa_cmds::CryptArgs),
     /// Decrypt a file (OAEP or PKCS#1 v1.5 with implicit rejection).
     Decrypt(rsa_cmds::CryptArgs),
+    /// Look inside a key: size, exponent, type; --text components; --check consistency.
+    Pkey(pkey::PkeyArgs),
 }
 
 /// Parse `args` (the program name first) as the command line, without
@@ -85,6 +88,7 @@ pub fn main() -> ! {
         Command::Verify(args) => rsa_cmds::verify(args),
         Command::Encrypt(args) => rsa_cmds::encrypt(args),
         Command::Decrypt(args) => rsa_cmds::decrypt(args),
+        Command::Pkey(args) => pkey::run(args),
     };
     std::process::exit(status);
 }
