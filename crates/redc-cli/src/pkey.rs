@@ -207,12 +207,23 @@ fn pss_text(out: &mut String, alg: KeyAlgorithm) {
         KeyAlgorithm::RsaPss(None) => out.push_str("No PSS parameter restrictions\n"),
         KeyAlgorithm::RsaPss(Some(p)) => {
             out.push_str("PSS parameter restrictions:\n");
-            out.push_str(&format!("  Hash Algorithm: {}\n", openssl_name(p.hash)));
+            // RFC 4055's defaults (SHA-1, MGF1 with SHA-1, 20) marked as OpenSSL marks them.
+            let default = |is: bool| if is { " (default)" } else { "" };
             out.push_str(&format!(
-                "  Mask Algorithm: MGF1 with {}\n",
-                openssl_name(p.mgf1_hash)
+                "  Hash Algorithm: {}{}\n",
+                openssl_name(p.hash),
+                default(p.hash == HashAlg::Sha1)
             ));
-            out.push_str(&format!("  Minimum Salt Length: {}\n", p.salt_len));
+            out.push_str(&format!(
+                "  Mask Algorithm: MGF1 with {}{}\n",
+                openssl_name(p.mgf1_hash),
+                default(p.mgf1_hash == HashAlg::Sha1)
+            ));
+            out.push_str(&format!(
+                "  Minimum Salt Length: {}{}\n",
+                p.salt_len,
+                default(p.salt_len == 20)
+            ));
             out.push_str("  Trailer Field: 0x1 (default)\n");
         }
     }

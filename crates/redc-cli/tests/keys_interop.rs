@@ -1069,3 +1069,239 @@ fn rsa_pss_keys_both_ways() {
         "pss pkcs1",
     );
 }
+
+/// Big-endian hex of `x` for `openssl asn1parse -genconf` (`INTEGER:0x...`).
+fn hex_of(x: &num_bigint::BigUint) -> String {
+    format!("0x{}", x.to_str_radix(16))
+}
+
+/// A PKCS#1 DER key from its numbers, encoded by `openssl asn1parse -genconf`.
+fn pkcs1_der(dir: &Path, name: &str, fields: &[(&str, String)]) -> String {
+    let mut conf = String::from("asn1=SEQUENCE:rsa\n[rsa]\n");
+    for (k, v) in fields {
+        conf.push_str(&format!("{k}=INTEGER:{v}\n"));
+    }
+    let cnf = p(dir, &format!("{name}.cnf"));
+    std::fs::write(&cnf, conf).unwrap();
+    let der = p(dir, &format!("{name}.der"));
+    ok(
+        openssl(&["asn1parse", "-genconf", &cnf, "-out", &der, "-noout"]),
+        "asn1parse -genconf",
+    );
+    der
+}
+
+fn openssl_prime(bits: u32) -> num_bigint::BigUint {
+    let out = ok(
+        openssl(&["prime", "-generate", "-bits", &bits.to_string(), "-hex"]),
+        "prime",
+    )
+    .stdout;
+    num_bigint::BigUint::parse_bytes(String::from_utf8(out).unwrap().trim().as_bytes(), 16).unwrap()
+}
+
+/// RSA key numbers for primes (or not) p, q and e = 65537, by num-bigint:
+/// None when e is not invertible.
+fn rsa_fields(p_: &num_bigint::BigUint, q: &num_bigint::BigUint) -> Option<Vec<(&'static str, String)>> {
+    use num_bigint::BigUint;
+    use num_integer::Integer;
+    let one = BigUint::from(1u32);
+    let e = BigUint::from(65537u32);
+    let (p1, q1) = (p_ - &one, q - &one);
+    let lambda = p1.lcm(&q1);
+    let d = e.modinv(&lambda)?;
+    let qinv = q.modinv(p_)?;
+    Some(vec![
+        ("version", "0".into()),
+        ("n", hex_of(&(p_ * q))),
+        ("e", hex_of(&e)),
+        ("d", hex_of(&d)),
+        ("p", hex_of(p_)),
+        ("q", hex_of(q)),
+        ("dp", hex_of(&(&d % &p1))),
+        ("dq", hex_of(&(&d % &q1))),
+        ("qinv", hex_of(&qinv)),
+    ])
+}
+
+/// `openssl rsa -check` on a DER key: it prints `RSA key ok` or `RSA key
+/// not ok` (with status 0 either way in OpenSSL 3.0).
+fn openssl_says_ok(der: &str) -> bool {
+    openssl(&["rsa", "-inform", "DER", "-in", der, "-check", "-noout"]).stdout == b"RSA key ok\n"
+}
+
+#[test]
+fn pkey_text_check_and_messages() {
+    let (key, spki) = key();
+    let dir = workdir("pkey");
+    let pss = p(&dir, "pss.pem");
+    ok(
+        openssl(&[
+            "genpkey",
+            "-algorithm",
+            "RSA-PSS",
+            "-pkeyopt",
+            "rsa_keygen_bits:1024",
+            "-pkeyopt",
+            "rsa_pss_keygen_md:sha256",
+            "-out",
+            &pss,
+        ]),
+        "genpkey RSA-PSS",
+    );
+    let pss_bare = p(&dir, "pss-bare.pem");
+    ok(
+        openssl(&[
+            "genpkey",
+            "-algorithm",
+            "RSA-PSS",
+            "-pkeyopt",
+            "rsa_keygen_bits:1024",
+            "-out",
+            &pss_bare,
+        ]),
+        "genpkey RSA-PSS",
+    );
+    let enc = p(&dir, "enc.pem");
+    ok(
+        openssl(&["pkey", "-in", key, "-aes128", "-passout", PASS, "-out", &enc]),
+        "encrypt",
+    );
+    for k in [key.as_str(), &pss, &pss_bare, &enc] {
+        // --text: byte for byte what openssl pkey -text -noout prints.
+        let theirs = ok(
+            openssl(&["pkey", "-in", k, "-passin", PASS, "-text", "-noout"]),
+            "openssl -text",
+        )
+        .stdout;
+        let ours = ok(
+            redc(&["pkey", "--key", k, "--passin", PASS, "--text"]),
+            "redc --text",
+        )
+        .stdout;
+        assert_eq!(
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&theirs),
+            "{k}"
+        );
+        // The public key and its text, nothing private.
+        let pubpem = ok(openssl(&["pkey", "-in", k, "-passin", PASS, "-pubout"]), "pubout").stdout;
+        let pubfile = p(&dir, "pub.pem");
+        std::fs::write(&pubfile, &pubpem).unwrap();
+        let pubtext = ok(
+            openssl(&["pkey", "-pubin", "-in", &pubfile, "-text", "-noout"]),
+            "pubin -text",
+        )
+        .stdout;
+        let ours = ok(
+            redc(&["pkey", "--key", k, "--passin", PASS, "--pubout", "--text"]),
+            "--pubout",
+        )
+        .stdout;
+        assert_eq!(ours, [pubpem.clone(), pubtext.clone()].concat(), "{k}");
+        let ours = ok(redc(&["pkey", "--key", &pubfile, "--text"]), "public --text").stdout;
+        assert_eq!(ours, pubtext, "{k}");
+        // The summary: size, exponent, type; no private parts.
+        let summary = ok(redc(&["pkey", "--key", k, "--passin", PASS]), "summary").stdout;
+        let summary = String::from_utf8(summary).unwrap();
+        assert!(summary.contains("publicExponent: 65537 (0x10001)"), "{summary}");
+        assert!(
+            !summary.contains("privateExponent") && !summary.contains("prime1"),
+            "{summary}"
+        );
+        let kind = if k.contains("pss") {
+            "Type: RSA-PSS"
+        } else {
+            "Type: RSA\n"
+        };
+        assert!(summary.contains(kind), "{summary}");
+        // --check agrees with openssl rsa -check on a good key.
+        ok(
+            openssl(&["pkey", "-in", k, "-passin", PASS, "-check", "-noout"]),
+            "openssl -check",
+        );
+        let c = ok(
+            redc(&["pkey", "--key", k, "--passin", PASS, "--check"]),
+            "--check",
+        )
+        .stdout;
+        assert!(String::from_utf8(c).unwrap().ends_with("RSA key ok\n"));
+    }
+    assert!(
+        String::from_utf8_lossy(&ok(redc(&["pkey", "--key", key]), "size").stdout)
+            .starts_with("Private-Key: (2048 bit, 2 primes)\n")
+    );
+    let pubfile = p(&dir, "spki.pem");
+    std::fs::write(&pubfile, spki).unwrap();
+    refused(
+        redc(&["pkey", "--key", &pubfile, "--check"]),
+        "check a public key",
+    );
+
+    // Inconsistent and composite keys: redc and OpenSSL both reject them.
+    let q = openssl_prime(512);
+    let (mut composite, mut fields) = (None, None);
+    while fields.is_none() {
+        let c = openssl_prime(256) * openssl_prime(256);
+        fields = rsa_fields(&c, &q);
+        composite = Some(c);
+    }
+    let composite = composite.unwrap();
+    assert_eq!(composite.bits(), 511.max(composite.bits()));
+    let bad_p = pkcs1_der(&dir, "composite", &fields.unwrap());
+    assert!(!openssl_says_ok(&bad_p));
+    let o = redc(&["pkey", "--key", &bad_p, "--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).ends_with("RSA key error: p is not prime\n"));
+
+    let p_ = openssl_prime(512);
+    let mut good = None;
+    while good.is_none() {
+        good = rsa_fields(&p_, &openssl_prime(512));
+    }
+    let mut fields = good.unwrap();
+    let good_der = pkcs1_der(&dir, "good", &fields);
+    assert!(openssl_says_ok(&good_der));
+    let c = ok(
+        redc(&["pkey", "--key", &good_der, "--check"]),
+        "good constructed key",
+    )
+    .stdout;
+    assert!(String::from_utf8(c).unwrap().ends_with("RSA key ok\n"));
+    // qInv off by one.
+    let qinv = num_bigint::BigUint::parse_bytes(fields[8].1[2..].as_bytes(), 16).unwrap();
+    fields[8].1 = hex_of(&((qinv + 1u32) % &p_));
+    let bad_qinv = pkcs1_der(&dir, "qinv", &fields);
+    assert!(!openssl_says_ok(&bad_qinv));
+    let o = redc(&["pkey", "--key", &bad_qinv, "--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("RSA key error: qInv"),
+        "{o:?}"
+    );
+
+    // A wrong version is reported at the version, a bad modulus at the modulus.
+    fields[8].1 = hex_of(&(num_bigint::BigUint::parse_bytes(fields[8].1[2..].as_bytes(), 16).unwrap()));
+    fields[0].1 = "5".into();
+    let v5 = pkcs1_der(&dir, "v5", &fields);
+    let e = refused(redc(&["pkey", "--key", &v5]), "version 5");
+    assert!(e.contains("version 5"), "{e}");
+    let v5_pem = p(&dir, "v5.pem");
+    ok(
+        openssl(&["base64", "-in", &v5, "-out", &p(&dir, "v5.b64")]),
+        "base64",
+    );
+    let b64 = std::fs::read_to_string(p(&dir, "v5.b64")).unwrap();
+    std::fs::write(
+        &v5_pem,
+        format!("-----BEGIN RSA PRIVATE KEY-----\n{b64}-----END RSA PRIVATE KEY-----\n"),
+    )
+    .unwrap();
+    let e = refused(redc(&["pkey", "--key", &v5_pem]), "version 5 PEM");
+    assert!(e.contains("version 5") && !e.contains("modulus"), "{e}");
+    fields[0].1 = "0".into();
+    fields[1].1 = format!("-{}", fields[1].1);
+    let neg = pkcs1_der(&dir, "neg", &fields);
+    let e = refused(redc(&["pkey", "--key", &neg]), "negative modulus");
+    assert!(e.contains("modulus:"), "{e}");
+}
