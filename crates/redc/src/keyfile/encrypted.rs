@@ -134,13 +134,16 @@ pub(super) fn decrypt_pkcs8(der: &[u8], pass: &[u8]) -> Result<SecretDocument, K
     })
 }
 
+/// (salt, iteration count, encrypted data) of a PKCS#12 PBE key.
+type Pkcs12Pbe = (Vec<u8>, u32, Vec<u8>);
+
 /// `SEQUENCE { SEQUENCE { pbeWithSHAAnd3-KeyTripleDES-CBC, SEQUENCE { salt, iterations } }, OCTET STRING }`:
 /// `None` when the algorithm is another one.
 fn decrypt_pkcs12_pbe(der: &[u8], pass: &[u8]) -> Result<Option<SecretDocument>, KeyFileError> {
     let Ok(mut reader) = SliceReader::new(der) else {
         return Ok(None);
     };
-    let parsed: der::Result<Option<(Vec<u8>, u32, Vec<u8>)>> = reader.sequence(|r| {
+    let parsed: der::Result<Option<Pkcs12Pbe>> = reader.sequence(|r| {
         let found = r.sequence(|alg| {
             let oid: ObjectIdentifier = alg.decode()?;
             if oid != PBE_SHA1_3DES {
@@ -290,7 +293,7 @@ pub(super) fn parse_legacy(pem: &[u8]) -> Result<LegacyPem, KeyFileError> {
 }
 
 fn hex_decode(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())
@@ -353,7 +356,7 @@ impl LegacyPem {
                 self.iv.len()
             )));
         }
-        if ct.is_empty() || ct.len() % block != 0 {
+        if ct.is_empty() || !ct.len().is_multiple_of(block) {
             return Err(KeyFileError::Malformed(format!(
                 "truncated encrypted key ({} bytes, not a whole number of {block}-byte blocks)",
                 ct.len()
