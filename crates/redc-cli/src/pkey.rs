@@ -83,7 +83,10 @@ fn pkey(args: &PkeyArgs) -> Result<i32, String> {
     if args.check && matches!(key, Key::Public(_)) {
         return Err("--check needs a private key".into());
     }
-    let mut out = String::new();
+    // The text may hold private components: one buffer, large enough for
+    // a 16384-bit key's text (so no reallocation leaves a copy behind),
+    // wiped on drop.
+    let mut out = Zeroizing::new(String::with_capacity(1 << 16));
     if args.pubout {
         let pem = keyfile::encode_public_key_info(&public, alg, PublicKeyFormat::Spki, Encoding::Pem)
             .map_err(|e| e.to_string())?;
@@ -124,8 +127,7 @@ fn pkey(args: &PkeyArgs) -> Result<i32, String> {
     } else {
         Secrecy::Public
     };
-    let out = Zeroizing::new(out.into_bytes());
-    write_output(&args.out, &out, secrecy)?;
+    write_output(&args.out, out.as_bytes(), secrecy)?;
     Ok(status)
 }
 
