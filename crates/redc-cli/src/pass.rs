@@ -40,9 +40,10 @@ pub fn read_pass(option: &str, arg: &str) -> Result<Zeroizing<Vec<u8>>, String> 
     } else if arg == "stdin" {
         first_line(std::io::stdin().lock()).map_err(|e| format!("{option} stdin: {e}"))?
     } else {
+        // The argument itself is not echoed: it may be a passphrase typed
+        // without its `pass:` prefix.
         return Err(format!(
-            "{option} '{}': expected pass:TEXT, env:VAR, file:PATH, fd:N or stdin",
-            quote_untrusted(arg)
+            "{option}: expected pass:TEXT, env:VAR, file:PATH, fd:N or stdin"
         ));
     };
     if pass.is_empty() {

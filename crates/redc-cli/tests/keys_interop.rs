@@ -210,7 +210,9 @@ fn passin_forms() {
         redc(&["pubout", "--key", &enc, "--passin", "file:/nonexistent/pw"]),
         "file",
     );
-    refused(redc(&["pubout", "--key", &enc, "--passin", "s3cret"]), "bare");
+    // A passphrase typed without `pass:` is not echoed back.
+    let e = refused(redc(&["pubout", "--key", &enc, "--passin", "s3cret"]), "bare");
+    assert!(!e.contains("s3cret"), "{e}");
 }
 
 #[test]

@@ -127,6 +127,13 @@ pub(super) fn decrypt_pkcs8(der: &[u8], pass: &[u8]) -> Result<SecretDocument, K
     })?;
     info.decrypt(pass).map_err(|e| match e {
         pkcs8::Error::EncryptedPrivateKey(pkcs5::Error::DecryptFailed) => bad_pass(),
+        pkcs8::Error::EncryptedPrivateKey(pkcs5::Error::NoPbes1CryptSupport) => {
+            KeyFileError::Malformed(format!(
+                "PKCS#5 PBES1 (single DES or RC2, algorithm {}) is not supported; re-encrypt with \
+             openssl pkcs8 -topk8 -v2 aes256",
+                info.encryption_algorithm.oid()
+            ))
+        }
         pkcs8::Error::EncryptedPrivateKey(pkcs5::Error::UnsupportedAlgorithm { oid }) => {
             KeyFileError::Malformed(format!("unsupported key encryption algorithm {oid}"))
         }
