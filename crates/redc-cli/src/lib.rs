@@ -11,6 +11,8 @@ mod guard;
 mod hw;
 mod io;
 mod mont;
+mod pass;
+mod pkey;
 mod progress;
 mod rsa_cmds;
 mod sign_many;
@@ -46,6 +48,8 @@ enum Command {
     /// Decrypt a file (OAEP, or PKCS#1 v1.5 with implicit rejection: see `redc decrypt --help`).
     #[command(long_about = rsa_cmds::DECRYPT_ABOUT)]
     Decrypt(rsa_cmds::CryptArgs),
+    /// Look inside a key: size, exponent, type; --text components; --check consistency.
+    Pkey(pkey::PkeyArgs),
     /// RSA sign and verify speed on in-memory keys (optionally beside OpenSSL).
     Speed(speed::SpeedArgs),
     /// Benchmarks of the arithmetic kernels and of key generation.
@@ -126,6 +130,7 @@ pub fn main() -> ! {
         Command::Verify(args) => rsa_cmds::verify(args),
         Command::Encrypt(args) => rsa_cmds::encrypt(args),
         Command::Decrypt(args) => rsa_cmds::decrypt(args),
+        Command::Pkey(args) => pkey::run(args),
         Command::Speed(args) => speed::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Mont(args) => mont::run(args),

@@ -6,31 +6,63 @@
 
 use crate::guard::one_stdin;
 use crate::io::{Secrecy, read_input, stream_input, write_output};
+use crate::pass::read_pass;
 use redc::hash::HashAlg;
-use redc::keyfile::{Encoding, PrivateKeyFormat, PublicKeyFormat, quote_untrusted};
+use redc::keyfile::{
+    self, Encoding, KeyAlgorithm, KeyCipher, KeyFileError, KeyKdf, PrivateKeyFormat, PssParams,
+    PublicKeyFormat, RsaPublicComponents, quote_untrusted,
+};
 use redc::padding::SaltLen;
+use redc::rsa::KeyLoadError;
 use redc::rsa::{Error as RsaError, RsaPrivateKey, RsaPublicKey, keygen, os_rng};
 
-/// A hash name (`--hash`).
+/// A hash name (`--hash`, `--mgf1-hash`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HashName {
-    /// SHA-1 (verification and OAEP only).
+    /// SHA-1 (verification, OAEP and MGF1 only).
     Sha1,
+    /// SHA-224.
+    Sha224,
     /// SHA-256.
     Sha256,
     /// SHA-384.
     Sha384,
     /// SHA-512.
     Sha512,
+    /// SHA-512/224.
+    #[value(name = "sha512-224")]
+    Sha512_224,
+    /// SHA-512/256.
+    #[value(name = "sha512-256")]
+    Sha512_256,
+    /// SHA3-224.
+    #[value(name = "sha3-224")]
+    Sha3_224,
+    /// SHA3-256.
+    #[value(name = "sha3-256")]
+    Sha3_256,
+    /// SHA3-384.
+    #[value(name = "sha3-384")]
+    Sha3_384,
+    /// SHA3-512.
+    #[value(name = "sha3-512")]
+    Sha3_512,
 }
 
 impl HashName {
-    fn alg(self) -> HashAlg {
+    pub(crate) fn alg(self) -> HashAlg {
         match self {
             HashName::Sha1 => HashAlg::Sha1,
+            HashName::Sha224 => HashAlg::Sha224,
             HashName::Sha256 => HashAlg::Sha256,
             HashName::Sha384 => HashAlg::Sha384,
             HashName::Sha512 => HashAlg::Sha512,
+            HashName::Sha512_224 => HashAlg::Sha512_224,
+            HashName::Sha512_256 => HashAlg::Sha512_256,
+            HashName::Sha3_224 => HashAlg::Sha3_224,
+            HashName::Sha3_256 => HashAlg::Sha3_256,
+            HashName::Sha3_384 => HashAlg::Sha3_384,
+            HashName::Sha3_512 => HashAlg::Sha3_512,
         }
     }
 }
@@ -87,6 +119,20 @@ tell an attacker which ciphertexts are well formed (Bleichenbacher's attack). \
 Success therefore proves nothing; check the decrypted message (for example \
 its length or a MAC) before trusting it.";
 
+/// The cipher of an encrypted private key (`genrsa --cipher`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CipherName {
+    /// AES-128-CBC.
+    #[value(name = "aes-128-cbc")]
+    Aes128,
+    /// AES-192-CBC.
+    #[value(name = "aes-192-cbc")]
+    Aes192,
+    /// AES-256-CBC.
+    #[value(name = "aes-256-cbc")]
+    Aes256,
+}
+
 /// Arguments of `redc genrsa`.
 #[derive(clap::Args, Debug)]
 pub struct GenrsaArgs {
@@ -102,6 +148,24 @@ pub struct GenrsaArgs {
     /// Write DER instead of PEM.
     #[arg(long)]
     der: bool,
+    /// Encrypt the key with this passphrase (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passout: Option<String>,
+    /// Cipher of an encrypted key (default with --passout: aes-256-cbc).
+    #[arg(long, value_enum)]
+    cipher: Option<CipherName>,
+    /// Write an RSA-PSS key (id-RSASSA-PSS), restricted to PSS signatures.
+    #[arg(long)]
+    pss: bool,
+    /// With --pss: the only hash the key signs with (writes RSASSA-PSS-params).
+    #[arg(long, value_enum, requires = "pss")]
+    hash: Option<HashName>,
+    /// With --pss --hash: the MGF1 hash (default: the same as --hash).
+    #[arg(long, value_enum, requires = "hash")]
+    mgf1_hash: Option<HashName>,
+    /// With --pss --hash: the minimum salt length (default: the hash length).
+    #[arg(long, requires = "hash")]
+    salt_len: Option<usize>,
     /// Output file (`-` for stdout).
     #[arg(short = 'o', long = "out", default_value = "-")]
     out: String,
@@ -117,6 +181,9 @@ pub struct PuboutArgs {
     /// Private (or public) key file, PEM or DER.
     #[arg(long)]
     key: String,
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passin: Option<String>,
     /// Public key format.
     #[arg(long, value_enum, default_value_t = PubFormat::Spki)]
     format: PubFormat,
@@ -134,17 +201,29 @@ pub struct SignArgs {
     /// Private key file, PEM or DER.
     #[arg(long)]
     pub(crate) key: String,
-    /// Hash (sha1 is refused for signing).
-    #[arg(long, value_enum, default_value_t = HashName::Sha256)]
-    pub(crate) hash: HashName,
-    /// Signature scheme.
-    #[arg(long, value_enum, default_value_t = SigScheme::Pkcs1)]
-    pub(crate) scheme: SigScheme,
-    /// PSS salt length in bytes (default: the hash length).
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    pub(crate) passin: Option<String>,
+    /// Hash (default: sha256, or an RSA-PSS key's own; sha1 is refused for signing).
+    #[arg(long, value_enum)]
+    pub(crate) hash: Option<HashName>,
+    /// PSS: the MGF1 hash (default: the same as --hash).
+    #[arg(long, value_enum)]
+    pub(crate) mgf1_hash: Option<HashName>,
+    /// The input (--in) is the digest itself, not the message.
+    #[arg(long, conflicts_with = "digest")]
+    pub(crate) prehashed: bool,
+    /// The digest to sign, in hex (instead of --in).
+    #[arg(long, value_name = "HEX", conflicts_with_all = ["input", "out_dir"])]
+    pub(crate) digest: Option<String>,
+    /// Signature scheme (default: pkcs1; pss for an RSA-PSS key).
+    #[arg(long, value_enum)]
+    pub(crate) scheme: Option<SigScheme>,
+    /// PSS salt length in bytes (default: the hash length, or an RSA-PSS key's minimum).
     #[arg(long)]
     pub(crate) salt_len: Option<usize>,
-    /// File to sign (`-` for stdin); several files with --out-dir.
-    #[arg(long = "in", num_args = 1.., default_value = "-")]
+    /// File to sign (`-` for stdin, the default); several files with --out-dir.
+    #[arg(long = "in", num_args = 1..)]
     pub(crate) input: Vec<String>,
     /// Signature output (`-` for stdout, the default).
     #[arg(short = 'o', long = "out", conflicts_with = "out_dir")]
@@ -164,18 +243,30 @@ pub struct VerifyArgs {
     /// Public or private key file, PEM or DER.
     #[arg(long)]
     key: String,
-    /// Hash.
-    #[arg(long, value_enum, default_value_t = HashName::Sha256)]
-    hash: HashName,
-    /// Signature scheme.
-    #[arg(long, value_enum, default_value_t = SigScheme::Pkcs1)]
-    scheme: SigScheme,
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passin: Option<String>,
+    /// Hash (default: sha256, or an RSA-PSS key's own).
+    #[arg(long, value_enum)]
+    hash: Option<HashName>,
+    /// PSS: the MGF1 hash (default: the same as --hash).
+    #[arg(long, value_enum)]
+    mgf1_hash: Option<HashName>,
+    /// The input (--in) is the digest itself, not the message.
+    #[arg(long, conflicts_with = "digest")]
+    prehashed: bool,
+    /// The signed digest, in hex (instead of --in).
+    #[arg(long, value_name = "HEX", conflicts_with = "input")]
+    digest: Option<String>,
+    /// Signature scheme (default: pkcs1; pss for an RSA-PSS key).
+    #[arg(long, value_enum)]
+    scheme: Option<SigScheme>,
     /// PSS salt length in bytes, or `auto` to recover it (default).
     #[arg(long, default_value = "auto", value_parser = parse_salt_len, allow_hyphen_values = true)]
     salt_len: SaltLen,
-    /// The signed file (`-` for stdin).
-    #[arg(long = "in", default_value = "-")]
-    input: String,
+    /// The signed file (`-` for stdin, the default).
+    #[arg(long = "in")]
+    input: Option<String>,
     /// The signature file.
     #[arg(long)]
     sig: String,
@@ -187,12 +278,18 @@ pub struct CryptArgs {
     /// Key file: public or private to encrypt, private to decrypt.
     #[arg(long)]
     key: String,
+    /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
+    #[arg(long, value_name = "ARG")]
+    passin: Option<String>,
     /// Encryption scheme.
     #[arg(long, value_enum, default_value_t = CryptScheme::Oaep)]
     scheme: CryptScheme,
-    /// OAEP hash, for the label and MGF1 (OpenSSL's OAEP default is sha1).
+    /// OAEP hash, for the label and MGF1 unless --mgf1-hash (OpenSSL's OAEP default is sha1).
     #[arg(long, value_enum, default_value_t = HashName::Sha256)]
     hash: HashName,
+    /// OAEP: the MGF1 hash (default: the same as --hash).
+    #[arg(long, value_enum)]
+    mgf1_hash: Option<HashName>,
     /// OAEP label, in hex, `0x` prefix allowed (default: empty).
     #[arg(long, default_value = "", value_parser = parse_label)]
     label: Label,
@@ -263,15 +360,99 @@ fn parse_label(text: &str) -> Result<Label, String> {
     hex::decode(digits).map(Label).map_err(|e| e.to_string())
 }
 
-pub(crate) fn load_private(path: &str) -> Result<RsaPrivateKey, String> {
-    // The file holds the key's secrets (base64 or DER): wiped after parsing.
-    let bytes = zeroize::Zeroizing::new(read_input(path)?);
-    RsaPrivateKey::from_key_file(&bytes).map_err(|e| format!("'{}': {e}", quote_untrusted(path)))
+fn passphrase(passin: Option<&str>) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>, String> {
+    passin.map(|arg| read_pass("--passin", arg)).transpose()
 }
 
-fn load_public(path: &str) -> Result<RsaPublicKey, String> {
-    let bytes = read_input(path)?;
-    RsaPublicKey::from_key_file(&bytes).map_err(|e| format!("'{}': {e}", quote_untrusted(path)))
+fn load_error(path: &str, e: KeyLoadError) -> String {
+    let hint = match e {
+        KeyLoadError::File(KeyFileError::Encrypted) => " (give it with --passin)",
+        _ => "",
+    };
+    format!("'{}': {e}{hint}", quote_untrusted(path))
+}
+
+/// A private key and what its file allows it (RSA, or RSA-PSS with its restrictions).
+pub(crate) fn load_private(
+    path: &str,
+    passin: Option<&str>,
+) -> Result<(RsaPrivateKey, KeyAlgorithm), String> {
+    // The file holds the key's secrets (base64 or DER): wiped after parsing.
+    let bytes = zeroize::Zeroizing::new(read_input(path)?);
+    let pass = passphrase(passin)?;
+    let (c, alg) = keyfile::decode_private_key_info(&bytes, pass.as_deref().map(Vec::as_slice))
+        .map_err(|e| load_error(path, KeyLoadError::File(e)))?;
+    let key =
+        RsaPrivateKey::from_private_components(&c).map_err(|e| load_error(path, KeyLoadError::Key(e)))?;
+    Ok((key, alg))
+}
+
+/// A public key (or a private key's public half) and what its file allows it.
+pub(crate) fn load_public(path: &str, passin: Option<&str>) -> Result<(RsaPublicKey, KeyAlgorithm), String> {
+    let bytes = zeroize::Zeroizing::new(read_input(path)?);
+    let pass = passphrase(passin)?;
+    let (c, alg) = keyfile::decode_public_key_info(&bytes, pass.as_deref().map(Vec::as_slice))
+        .map_err(|e| load_error(path, KeyLoadError::File(e)))?;
+    let key = RsaPublicKey::new(&c.n, &c.e).map_err(|e| load_error(path, KeyLoadError::Key(e)))?;
+    Ok((key, alg))
+}
+
+/// The signature scheme, hash and MGF1 hash of `sign` and `verify`, with an
+/// RSA-PSS key's restrictions enforced (RFC 4055 §3.1) and its parameters
+/// as the defaults.
+pub(crate) fn signature_plan(
+    alg: KeyAlgorithm,
+    scheme: Option<SigScheme>,
+    hash: Option<HashName>,
+    mgf1: Option<HashName>,
+) -> Result<(bool, HashAlg, HashAlg), String> {
+    let hash_given = hash.map(HashName::alg);
+    let mgf1_given = mgf1.map(HashName::alg);
+    let pss = match (alg, scheme) {
+        (KeyAlgorithm::RsaPss(_), Some(SigScheme::Pkcs1)) => {
+            return Err("the key is an RSA-PSS key: it signs with --scheme pss only".into());
+        }
+        (KeyAlgorithm::RsaPss(_), _) => true,
+        (KeyAlgorithm::Rsa, s) => s == Some(SigScheme::Pss),
+    };
+    if !pss && mgf1_given.is_some() {
+        return Err("--mgf1-hash applies to --scheme pss only".into());
+    }
+    let (hash, mgf1) = match alg {
+        KeyAlgorithm::RsaPss(Some(p)) => {
+            let hash = hash_given.unwrap_or(p.hash);
+            let mgf1 = mgf1_given.unwrap_or(p.mgf1_hash);
+            if hash != p.hash {
+                return Err(format!("the RSA-PSS key allows --hash {} only", p.hash));
+            }
+            if mgf1 != p.mgf1_hash {
+                return Err(format!("the RSA-PSS key allows --mgf1-hash {} only", p.mgf1_hash));
+            }
+            (hash, mgf1)
+        }
+        _ => {
+            let hash = hash_given.unwrap_or(HashAlg::Sha256);
+            (hash, mgf1_given.unwrap_or(hash))
+        }
+    };
+    Ok((pss, hash, mgf1))
+}
+
+/// An RSA-PSS key's minimum salt length (0 for other keys).
+pub(crate) fn min_salt(alg: KeyAlgorithm) -> usize {
+    match alg {
+        KeyAlgorithm::RsaPss(Some(p)) => p.salt_len,
+        _ => 0,
+    }
+}
+
+fn refuse_pss_for_encryption(alg: KeyAlgorithm) -> Result<(), String> {
+    match alg {
+        KeyAlgorithm::Rsa => Ok(()),
+        KeyAlgorithm::RsaPss(_) => {
+            Err("the key is an RSA-PSS key: it makes PSS signatures only, no encryption".into())
+        }
+    }
 }
 
 fn encoding(der: bool) -> Encoding {
@@ -284,6 +465,42 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
         "genrsa",
         (|| {
             let e = parse_exponent(&args.e)?;
+            let cipher = match (args.cipher, &args.passout) {
+                (Some(_), None) => return Err("--cipher needs --passout (the passphrase)".into()),
+                (Some(CipherName::Aes128), Some(_)) => KeyCipher::Aes128Cbc,
+                (Some(CipherName::Aes192), Some(_)) => KeyCipher::Aes192Cbc,
+                (Some(CipherName::Aes256), Some(_)) | (None, _) => KeyCipher::Aes256Cbc,
+            };
+            if args.passout.is_some() && args.der && args.format == PrivFormat::Pkcs1 {
+                return Err("an encrypted PKCS#1 key is PEM only; use --format pkcs8 for DER".into());
+            }
+            let alg = if args.pss {
+                if args.format == PrivFormat::Pkcs1 {
+                    return Err("an RSA-PSS key is written as PKCS#8 only (--format pkcs8)".into());
+                }
+                match args.hash.map(HashName::alg) {
+                    None => KeyAlgorithm::RsaPss(None),
+                    Some(hash) => {
+                        if hash == HashAlg::Sha1 {
+                            return Err("SHA-1 is accepted for verification only".into());
+                        }
+                        let mgf1_hash = args.mgf1_hash.map_or(hash, HashName::alg);
+                        let salt_len = args.salt_len.unwrap_or(hash.output_len());
+                        if salt_len > 255 {
+                            return Err(format!(
+                                "--salt-len {salt_len}: at most 255 in a key's parameters"
+                            ));
+                        }
+                        KeyAlgorithm::RsaPss(Some(PssParams {
+                            hash,
+                            mgf1_hash,
+                            salt_len,
+                        }))
+                    }
+                }
+            } else {
+                KeyAlgorithm::Rsa
+            };
             // A spinner with the elapsed time moves within each stage (a
             // 16384-bit prime search takes a minute).
             let bar = if args.bits >= 4096 || args.progress {
@@ -311,9 +528,29 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
                 PrivFormat::Pkcs1 => PrivateKeyFormat::Pkcs1,
                 PrivFormat::Pkcs8 => PrivateKeyFormat::Pkcs8,
             };
-            let file = key
-                .to_key_file(format, encoding(args.der))
-                .map_err(|err| err.to_string())?;
+            let file = match &args.passout {
+                None => keyfile::encode_private_key_info(
+                    &key.private_components(),
+                    alg,
+                    format,
+                    encoding(args.der),
+                )
+                .map_err(|err| err.to_string())?,
+                Some(arg) => {
+                    let pass = read_pass("--passout", arg)?;
+                    keyfile::encode_private_key_encrypted_info(
+                        &key.private_components(),
+                        alg,
+                        format,
+                        encoding(args.der),
+                        &pass,
+                        cipher,
+                        KeyKdf::default(),
+                        &mut os_rng(),
+                    )
+                    .map_err(|err| err.to_string())?
+                }
+            };
             write_output(&args.out, &file, Secrecy::Secret)?;
             Ok(0)
         })(),
@@ -337,13 +574,16 @@ pub fn pubout(args: PuboutArgs) -> i32 {
     finish(
         "pubout",
         (|| {
-            let key = load_public(&args.key)?;
+            let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
             let format = match args.format {
                 PubFormat::Pkcs1 => PublicKeyFormat::Pkcs1,
                 PubFormat::Spki => PublicKeyFormat::Spki,
             };
-            let file = key
-                .to_key_file(format, encoding(args.der))
+            let c = RsaPublicComponents {
+                n: key.n_bytes(),
+                e: key.e_bytes(),
+            };
+            let file = keyfile::encode_public_key_info(&c, alg, format, encoding(args.der))
                 .map_err(|e| e.to_string())?;
             write_output(&args.out, &file, Secrecy::Public)?;
             Ok(0)
@@ -357,47 +597,98 @@ pub(crate) fn digest_of(hash: HashAlg, path: &str) -> Result<Vec<u8>, String> {
     Ok(hasher.finalize())
 }
 
+/// The digest to sign or verify: the hash of `input`; with `prehashed`, the
+/// input's bytes themselves; or `--digest HEX` (`0x` allowed). A given
+/// digest must be the hash's length.
+pub(crate) fn message_digest(
+    hash: HashAlg,
+    input: Option<&str>,
+    prehashed: bool,
+    hex_digest: Option<&str>,
+) -> Result<Vec<u8>, String> {
+    let given = match (hex_digest, input) {
+        (Some(text), _) => parse_label(text.trim())
+            .map(|l| l.0)
+            .map_err(|e| format!("--digest: {e}"))?,
+        (None, Some(path)) if prehashed => read_input(path)?,
+        (None, Some(path)) => return digest_of(hash, path),
+        (None, None) => return Err("give the input with --in or the digest with --digest".into()),
+    };
+    if given.len() != hash.output_len() {
+        return Err(format!(
+            "the digest is {} bytes; {} gives {}",
+            given.len(),
+            hash.name(),
+            hash.output_len()
+        ));
+    }
+    Ok(given)
+}
+
 /// `redc sign`.
 pub fn sign(args: SignArgs) -> i32 {
     finish(
         "sign",
         (|| {
-            let hash = sign_hash(&args)?;
-            if let Some(dir) = &args.out_dir {
-                return crate::sign_many::run(&args, hash, dir);
+            if args.hash == Some(HashName::Sha1) {
+                return Err("SHA-1 is accepted for verification only; sign with sha256 or another SHA-2 or SHA-3 hash".into());
             }
-            if args.threads.is_some() {
+            if args.salt_len.is_some() && args.scheme == Some(SigScheme::Pkcs1) {
+                return Err("--salt-len applies to --scheme pss only".into());
+            }
+            if args.out_dir.is_none() && args.threads.is_some() {
                 return Err("--threads applies to --out-dir only".into());
             }
-            let [input] = &args.input[..] else {
+            if args.out_dir.is_none() && args.input.len() > 1 {
                 return Err("several --in files need --out-dir DIR".into());
-            };
+            }
+            let input = args.input.first().map_or("-", String::as_str);
             let out = args.out.as_deref().unwrap_or("-");
-            one_stdin(&[("--key", &args.key), ("--in", input)])?;
-            let key = load_private(&args.key)?;
-            let digest = digest_of(hash, input)?;
+            if args.digest.is_none() && args.out_dir.is_none() {
+                one_stdin(&[("--key", &args.key), ("--in", input)])?;
+            }
+            let (key, alg) = load_private(&args.key, args.passin.as_deref())?;
+            let (pss, hash, mgf1) = signature_plan(alg, args.scheme, args.hash, args.mgf1_hash)?;
+            if hash == HashAlg::Sha1 {
+                return Err("SHA-1 is accepted for verification only".into());
+            }
+            if args.salt_len.is_some() && !pss {
+                return Err("--salt-len applies to --scheme pss only".into());
+            }
+            let salt_len = match (args.salt_len, alg) {
+                (Some(n), _) if n < min_salt(alg) => {
+                    return Err(format!(
+                        "--salt-len {n}: the RSA-PSS key requires at least {}",
+                        min_salt(alg)
+                    ));
+                }
+                (Some(n), _) => Some(n),
+                (None, KeyAlgorithm::RsaPss(Some(p))) => Some(p.salt_len),
+                (None, _) => None,
+            };
+            if let Some(dir) = &args.out_dir {
+                let plan = crate::sign_many::Plan {
+                    key: &key,
+                    pss,
+                    hash,
+                    mgf1,
+                    salt_len,
+                    prehashed: args.prehashed,
+                };
+                return crate::sign_many::run(&args, &plan, dir);
+            }
+            let digest = message_digest(hash, Some(input), args.prehashed, args.digest.as_deref())?;
             let mut rng = os_rng();
-            let sig = match args.scheme {
-                SigScheme::Pss => key.sign_pss(&mut rng, hash, &digest, args.salt_len),
-                SigScheme::Pkcs1 => key.sign_pkcs1v15(&mut rng, hash, &digest),
+            let sig = if pss {
+                key.sign_pss_mgf1(&mut rng, hash, mgf1, &digest, salt_len)
+            } else {
+                key.sign_pkcs1v15(&mut rng, hash, &digest)
             }
             .map_err(|e| sign_error(hash, e))?;
             write_output(out, &sig, Secrecy::Public)?;
             Ok(0)
         })(),
     )
-}
-
-/// The signing hash, with the checks every form of `sign` makes.
-fn sign_hash(args: &SignArgs) -> Result<HashAlg, String> {
-    let hash = args.hash.alg();
-    if hash == HashAlg::Sha1 {
-        return Err("SHA-1 is accepted for verification only; sign with sha256, sha384 or sha512".into());
-    }
-    if args.salt_len.is_some() && args.scheme != SigScheme::Pss {
-        return Err("--salt-len applies to --scheme pss only".into());
-    }
-    Ok(hash)
 }
 
 /// The message for a signing error.
@@ -415,11 +706,23 @@ pub fn verify(args: VerifyArgs) -> i32 {
     finish(
         "verify",
         (|| {
-            let hash = args.hash.alg();
-            one_stdin(&[("--key", &args.key), ("--in", &args.input), ("--sig", &args.sig)])?;
-            let key = load_public(&args.key)?;
+            let input = args.input.as_deref().unwrap_or("-");
+            if args.digest.is_none() {
+                one_stdin(&[("--key", &args.key), ("--in", input), ("--sig", &args.sig)])?;
+            } else {
+                one_stdin(&[("--key", &args.key), ("--sig", &args.sig)])?;
+            }
+            let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
+            let (pss, hash, mgf1) = signature_plan(alg, args.scheme, args.hash, args.mgf1_hash)?;
+            let salt = match (args.salt_len, min_salt(alg)) {
+                (SaltLen::Exact(n), min) if n < min => {
+                    return Err(format!("--salt-len {n}: the RSA-PSS key requires at least {min}"));
+                }
+                (SaltLen::Auto, min) if min > 0 => SaltLen::AtLeast(min),
+                (s, _) => s,
+            };
             let sig = read_input(&args.sig)?;
-            let digest = digest_of(hash, &args.input)?;
+            let digest = message_digest(hash, Some(input), args.prehashed, args.digest.as_deref())?;
             // One public operation; a malformed signature (wrong length, not
             // below n) is a failure too: say why on stderr.
             let em = match key.raw_public(&sig) {
@@ -430,11 +733,10 @@ pub fn verify(args: VerifyArgs) -> i32 {
                     return Ok(1);
                 }
             };
-            let verdict = match args.scheme {
-                SigScheme::Pss => {
-                    redc::padding::emsa_pss_verify(hash, &digest, &em, key.bits() - 1, args.salt_len)
-                }
-                SigScheme::Pkcs1 => redc::padding::emsa_pkcs1v15_verify(hash, &digest, &em),
+            let verdict = if pss {
+                redc::padding::emsa_pss_verify_mgf1(hash, mgf1, &digest, &em, key.bits() - 1, salt)
+            } else {
+                redc::padding::emsa_pkcs1v15_verify(hash, &digest, &em)
             };
             if verdict {
                 crate::outln("Verified OK");
@@ -447,15 +749,19 @@ pub fn verify(args: VerifyArgs) -> i32 {
     )
 }
 
-/// The hash and label of `encrypt` and `decrypt`, checked together.
-fn crypt_options(args: &CryptArgs) -> Result<(HashAlg, Vec<u8>), String> {
+/// The hash, MGF1 hash and label of `encrypt` and `decrypt`, checked together.
+fn crypt_options(args: &CryptArgs) -> Result<(HashAlg, HashAlg, Vec<u8>), String> {
     let hash = args.hash.alg();
+    let mgf1 = args.mgf1_hash.map_or(hash, HashName::alg);
     let label = args.label.0.clone();
     if args.scheme == CryptScheme::Pkcs1 && !label.is_empty() {
         return Err("--label applies to --scheme oaep only".into());
     }
+    if args.scheme == CryptScheme::Pkcs1 && args.mgf1_hash.is_some() {
+        return Err("--mgf1-hash applies to --scheme oaep only".into());
+    }
     one_stdin(&[("--key", &args.key), ("--in", &args.input)])?;
-    Ok((hash, label))
+    Ok((hash, mgf1, label))
 }
 
 /// `redc encrypt`.
@@ -463,13 +769,14 @@ pub fn encrypt(args: CryptArgs) -> i32 {
     finish(
         "encrypt",
         (|| {
-            let (hash, label) = crypt_options(&args)?;
-            let key = load_public(&args.key)?;
+            let (hash, mgf1, label) = crypt_options(&args)?;
+            let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
+            refuse_pss_for_encryption(alg)?;
             let msg = zeroize::Zeroizing::new(read_input(&args.input)?);
             let mut rng = os_rng();
             let ct = match args.scheme {
                 CryptScheme::Pkcs1 => key.encrypt_pkcs1v15(&mut rng, &msg),
-                CryptScheme::Oaep => key.encrypt_oaep(&mut rng, hash, &label, &msg),
+                CryptScheme::Oaep => key.encrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &msg),
             }
             .map_err(|e| match e {
                 RsaError::MessageTooLong => format!(
@@ -495,13 +802,14 @@ pub fn decrypt(args: CryptArgs) -> i32 {
     finish(
         "decrypt",
         (|| {
-            let (hash, label) = crypt_options(&args)?;
-            let key = load_private(&args.key)?;
+            let (hash, mgf1, label) = crypt_options(&args)?;
+            let (key, alg) = load_private(&args.key, args.passin.as_deref())?;
+            refuse_pss_for_encryption(alg)?;
             let ct = read_input(&args.input)?;
             let mut rng = os_rng();
             let result = match args.scheme {
                 CryptScheme::Pkcs1 => key.decrypt_pkcs1v15(&mut rng, &ct),
-                CryptScheme::Oaep => key.decrypt_oaep(&mut rng, hash, &label, &ct),
+                CryptScheme::Oaep => key.decrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &ct),
             };
             match result {
                 Ok(msg) => {
@@ -511,11 +819,12 @@ pub fn decrypt(args: CryptArgs) -> i32 {
                 Err(RsaError::Decryption) => {
                     // A fixed text from the options alone: it says nothing
                     // about why this ciphertext failed.
-                    let name = hash.name();
                     eprintln!(
-                        "redc decrypt: decryption failed (OAEP with hash {name} and MGF1 hash {name}, \
+                        "redc decrypt: decryption failed (OAEP with hash {} and MGF1 hash {}, \
                          label of {} bytes; a wrong key, hash or label fails the same way; --hash sets both \
-                         hashes, and OpenSSL's OAEP default is SHA-1: try --hash sha1)",
+                         hashes unless --mgf1-hash is given, and OpenSSL's OAEP default is SHA-1: try --hash sha1)",
+                        hash.name(),
+                        mgf1.name(),
                         label.len()
                     );
                     Ok(1)

@@ -8,21 +8,39 @@
 //! are still signed, and the exit status is 2 if any failed. Signature files
 //! are written through a temporary file and renamed, so none is partial.
 
-use crate::io::{Secrecy, write_output};
-use crate::rsa_cmds::{SigScheme, SignArgs, digest_of, load_private, sign_error};
+use crate::io::{Secrecy, read_input, write_output};
+use crate::rsa_cmds::{SignArgs, digest_of, sign_error};
 use redc::hash::HashAlg;
 use redc::keyfile::quote_untrusted;
+use redc::rsa::{RsaPrivateKey, os_rng};
 use std::collections::HashSet;
 use std::path::Path;
 
+/// What `sign` settled from the options and the key (an RSA-PSS key's
+/// restrictions applied).
+pub struct Plan<'a> {
+    /// The loaded private key.
+    pub key: &'a RsaPrivateKey,
+    /// PSS (else PKCS#1 v1.5).
+    pub pss: bool,
+    /// The message hash.
+    pub hash: HashAlg,
+    /// PSS: the MGF1 hash.
+    pub mgf1: HashAlg,
+    /// PSS: the salt length (None: the hash length).
+    pub salt_len: Option<usize>,
+    /// Each file is the digest itself.
+    pub prehashed: bool,
+}
+
 /// Sign every `--in` file into `dir`; the exit status (0, or 2 if any failed).
-pub fn run(args: &SignArgs, hash: HashAlg, dir: &str) -> Result<i32, String> {
+pub fn run(args: &SignArgs, plan: &Plan, dir: &str) -> Result<i32, String> {
+    let (key, hash) = (plan.key, plan.hash);
     let dir_path = Path::new(dir);
     if !dir_path.is_dir() {
         std::fs::create_dir_all(dir_path)
             .map_err(|e| format!("--out-dir '{}': cannot create: {e}", quote_untrusted(dir)))?;
     }
-    let key = load_private(&args.key)?;
     let mut failed = 0usize;
     let mut fail = |line: String| {
         eprintln!("redc sign: {line}");
@@ -50,7 +68,24 @@ pub fn run(args: &SignArgs, hash: HashAlg, dir: &str) -> Result<i32, String> {
             ));
             continue;
         }
-        match digest_of(hash, path) {
+        let digest = if plan.prehashed {
+            read_input(path).and_then(|d| {
+                if d.len() == hash.output_len() {
+                    Ok(d)
+                } else {
+                    Err(format!(
+                        "'{}': the digest is {} bytes; {} gives {}",
+                        quote_untrusted(path),
+                        d.len(),
+                        hash.name(),
+                        hash.output_len()
+                    ))
+                }
+            })
+        } else {
+            digest_of(hash, path)
+        };
+        match digest {
             Ok(d) => jobs.push((path, out, d)),
             // digest_of's message already names the file.
             Err(e) => fail(e),
@@ -58,9 +93,17 @@ pub fn run(args: &SignArgs, hash: HashAlg, dir: &str) -> Result<i32, String> {
     }
     let digests: Vec<&[u8]> = jobs.iter().map(|(_, _, d)| &d[..]).collect();
     let threads = args.threads.unwrap_or(0);
-    let sigs = match args.scheme {
-        SigScheme::Pss => key.sign_pss_batch_threads(hash, &digests, args.salt_len, threads),
-        SigScheme::Pkcs1 => key.sign_pkcs1v15_batch_threads(hash, &digests, threads),
+    let sigs = if !plan.pss {
+        key.sign_pkcs1v15_batch_threads(hash, &digests, threads)
+    } else if plan.mgf1 == hash {
+        key.sign_pss_batch_threads(hash, &digests, plan.salt_len, threads)
+    } else {
+        // MGF1 over another hash: one at a time (no batch form).
+        let mut rng = os_rng();
+        digests
+            .iter()
+            .map(|d| key.sign_pss_mgf1(&mut rng, hash, plan.mgf1, d, plan.salt_len))
+            .collect()
     };
     for ((path, out, _), sig) in jobs.iter().zip(sigs) {
         let written = sig

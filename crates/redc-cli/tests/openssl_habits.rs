@@ -288,7 +288,7 @@ fn options_with_fixed_values_list_them() {
     let o = redc_in(&d, &["sign", "--key", "missing", "--hash", "md5"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        err(&o).contains("possible values: sha1, sha256, sha384, sha512"),
+        err(&o).contains("possible values: sha1, sha224, sha256, sha384, sha512, sha512-224"),
         "{}",
         err(&o)
     );

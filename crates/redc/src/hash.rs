@@ -1,4 +1,5 @@
-//! The hash functions of the RSA schemes: SHA-1 and the SHA-2 family.
+//! The hash functions of the RSA schemes: SHA-1, the SHA-2 family (FIPS
+//! 180-4, with SHA-512/224 and SHA-512/256) and SHA-3 (FIPS 202).
 //!
 //! [`HashAlg`] names one of them; it hashes a whole buffer with
 //! [`HashAlg::digest`] or a stream (a file) with a [`Hasher`], and knows the
@@ -40,9 +41,57 @@ pub enum HashAlg {
     Sha384,
     /// SHA-512 (64-byte output).
     Sha512,
+    /// SHA-224 (28-byte output).
+    Sha224,
+    /// SHA-512/224 (28-byte output).
+    Sha512_224,
+    /// SHA-512/256 (32-byte output).
+    Sha512_256,
+    /// SHA3-224 (28-byte output).
+    Sha3_224,
+    /// SHA3-256 (32-byte output).
+    Sha3_256,
+    /// SHA3-384 (48-byte output).
+    Sha3_384,
+    /// SHA3-512 (64-byte output).
+    Sha3_512,
 }
 
 /// DigestInfo prefixes, RFC 8017 §9.2 note 1: `SEQUENCE { SEQUENCE { OID, NULL }, OCTET STRING (hLen) }`.
+/// The DigestInfo prefix of a hash under the NIST arc 2.16.840.1.101.3.4.2
+/// (`id-sha224` = 4, ... `id-sha3-512` = 10), with NULL parameters as RFC
+/// 8017 §9.2 note 1 and its erratum 5440 (SHA-512/224, SHA-512/256) give it.
+const fn nist_prefix(arc: u8, h_len: u8) -> [u8; 19] {
+    [
+        0x30,
+        17 + h_len,
+        0x30,
+        0x0d,
+        0x06,
+        0x09,
+        0x60,
+        0x86,
+        0x48,
+        0x01,
+        0x65,
+        0x03,
+        0x04,
+        0x02,
+        arc,
+        0x05,
+        0x00,
+        0x04,
+        h_len,
+    ]
+}
+const PREFIX_SHA224: [u8; 19] = nist_prefix(4, 28);
+const PREFIX_SHA512_224: [u8; 19] = nist_prefix(5, 28);
+const PREFIX_SHA512_256: [u8; 19] = nist_prefix(6, 32);
+const PREFIX_SHA3_224: [u8; 19] = nist_prefix(7, 28);
+const PREFIX_SHA3_256: [u8; 19] = nist_prefix(8, 32);
+const PREFIX_SHA3_384: [u8; 19] = nist_prefix(9, 48);
+const PREFIX_SHA3_512: [u8; 19] = nist_prefix(10, 64);
+
 const PREFIX_SHA1: [u8; 15] = [
     0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14,
 ];
@@ -60,13 +109,28 @@ const PREFIX_SHA512: [u8; 19] = [
 ];
 
 impl HashAlg {
-    /// Every algorithm, weakest first.
+    /// Every algorithm: SHA-1, SHA-2, SHA-3.
     ///
     /// ```
     /// use redc::hash::HashAlg;
-    /// assert_eq!(HashAlg::ALL.map(|h| h.output_len()), [20, 32, 48, 64]);
+    /// assert_eq!(HashAlg::ALL.map(|h| h.output_len()), [20, 28, 32, 48, 64, 28, 32, 28, 32, 48, 64]);
     /// ```
-    pub const ALL: [HashAlg; 4] = [HashAlg::Sha1, HashAlg::Sha256, HashAlg::Sha384, HashAlg::Sha512];
+    pub const ALL: [HashAlg; 11] = [
+        HashAlg::Sha1,
+        HashAlg::Sha224,
+        HashAlg::Sha256,
+        HashAlg::Sha384,
+        HashAlg::Sha512,
+        HashAlg::Sha512_224,
+        HashAlg::Sha512_256,
+        HashAlg::Sha3_224,
+        HashAlg::Sha3_256,
+        HashAlg::Sha3_384,
+        HashAlg::Sha3_512,
+    ];
+
+    /// The names [`HashAlg::from_name`] knows, canonical spelling, for messages.
+    pub const NAMES: &'static str = "sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384, sha3-512";
 
     /// The canonical lower-case name, as OpenSSL spells it: `"sha1"`, `"sha256"`, ...
     ///
@@ -79,11 +143,20 @@ impl HashAlg {
             HashAlg::Sha256 => "sha256",
             HashAlg::Sha384 => "sha384",
             HashAlg::Sha512 => "sha512",
+            HashAlg::Sha224 => "sha224",
+            HashAlg::Sha512_224 => "sha512-224",
+            HashAlg::Sha512_256 => "sha512-256",
+            HashAlg::Sha3_224 => "sha3-224",
+            HashAlg::Sha3_256 => "sha3-256",
+            HashAlg::Sha3_384 => "sha3-384",
+            HashAlg::Sha3_512 => "sha3-512",
         }
     }
 
     /// Parse a name, ignoring case, `-` and `_`: `"sha256"`, `"SHA-256"`,
-    /// `"sha_256"` and `"SHA2-256"` all give [`HashAlg::Sha256`].
+    /// `"sha_256"` and `"SHA2-256"` all give [`HashAlg::Sha256`];
+    /// `"sha512-256"`, `"SHA512/256"` and `"SHA2-512/256"` give
+    /// [`HashAlg::Sha512_256`]; `"sha3-256"` gives [`HashAlg::Sha3_256`].
     ///
     /// ```
     /// use redc::hash::HashAlg;
@@ -94,7 +167,7 @@ impl HashAlg {
     pub fn from_name(name: &str) -> Option<Self> {
         let norm: String = name
             .chars()
-            .filter(|c| *c != '-' && *c != '_')
+            .filter(|c| *c != '-' && *c != '_' && *c != '/')
             .map(|c| c.to_ascii_lowercase())
             .collect();
         match norm.as_str() {
@@ -102,6 +175,13 @@ impl HashAlg {
             "sha256" | "sha2256" => Some(HashAlg::Sha256),
             "sha384" | "sha2384" => Some(HashAlg::Sha384),
             "sha512" | "sha2512" => Some(HashAlg::Sha512),
+            "sha224" | "sha2224" => Some(HashAlg::Sha224),
+            "sha512224" | "sha2512224" => Some(HashAlg::Sha512_224),
+            "sha512256" | "sha2512256" => Some(HashAlg::Sha512_256),
+            "sha3224" => Some(HashAlg::Sha3_224),
+            "sha3256" => Some(HashAlg::Sha3_256),
+            "sha3384" => Some(HashAlg::Sha3_384),
+            "sha3512" => Some(HashAlg::Sha3_512),
             _ => None,
         }
     }
@@ -117,6 +197,10 @@ impl HashAlg {
             HashAlg::Sha256 => 32,
             HashAlg::Sha384 => 48,
             HashAlg::Sha512 => 64,
+            HashAlg::Sha224 | HashAlg::Sha512_224 | HashAlg::Sha3_224 => 28,
+            HashAlg::Sha512_256 | HashAlg::Sha3_256 => 32,
+            HashAlg::Sha3_384 => 48,
+            HashAlg::Sha3_512 => 64,
         }
     }
 
@@ -147,6 +231,13 @@ impl HashAlg {
             HashAlg::Sha256 => Inner::Sha256(sha2::Sha256::new()),
             HashAlg::Sha384 => Inner::Sha384(sha2::Sha384::new()),
             HashAlg::Sha512 => Inner::Sha512(sha2::Sha512::new()),
+            HashAlg::Sha224 => Inner::Sha224(sha2::Sha224::new()),
+            HashAlg::Sha512_224 => Inner::Sha512_224(sha2::Sha512_224::new()),
+            HashAlg::Sha512_256 => Inner::Sha512_256(sha2::Sha512_256::new()),
+            HashAlg::Sha3_224 => Inner::Sha3_224(sha3::Sha3_224::new()),
+            HashAlg::Sha3_256 => Inner::Sha3_256(sha3::Sha3_256::new()),
+            HashAlg::Sha3_384 => Inner::Sha3_384(sha3::Sha3_384::new()),
+            HashAlg::Sha3_512 => Inner::Sha3_512(sha3::Sha3_512::new()),
         })
     }
 
@@ -164,6 +255,13 @@ impl HashAlg {
             HashAlg::Sha256 => &PREFIX_SHA256,
             HashAlg::Sha384 => &PREFIX_SHA384,
             HashAlg::Sha512 => &PREFIX_SHA512,
+            HashAlg::Sha224 => &PREFIX_SHA224,
+            HashAlg::Sha512_224 => &PREFIX_SHA512_224,
+            HashAlg::Sha512_256 => &PREFIX_SHA512_256,
+            HashAlg::Sha3_224 => &PREFIX_SHA3_224,
+            HashAlg::Sha3_256 => &PREFIX_SHA3_256,
+            HashAlg::Sha3_384 => &PREFIX_SHA3_384,
+            HashAlg::Sha3_512 => &PREFIX_SHA3_512,
         }
     }
 }
@@ -194,11 +292,7 @@ pub struct UnknownHash(pub String);
 
 impl fmt::Display for UnknownHash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown hash '{}' (try one of: sha1, sha256, sha384, sha512)",
-            self.0
-        )
+        write!(f, "unknown hash '{}' (try one of: {})", self.0, HashAlg::NAMES)
     }
 }
 
@@ -210,6 +304,32 @@ enum Inner {
     Sha256(sha2::Sha256),
     Sha384(sha2::Sha384),
     Sha512(sha2::Sha512),
+    Sha224(sha2::Sha224),
+    Sha512_224(sha2::Sha512_224),
+    Sha512_256(sha2::Sha512_256),
+    Sha3_224(sha3::Sha3_224),
+    Sha3_256(sha3::Sha3_256),
+    Sha3_384(sha3::Sha3_384),
+    Sha3_512(sha3::Sha3_512),
+}
+
+/// Apply `$body` to the hasher inside an [`Inner`], whatever its type.
+macro_rules! each {
+    ($inner:expr, $h:ident => $body:expr) => {
+        match $inner {
+            Inner::Sha1($h) => $body,
+            Inner::Sha256($h) => $body,
+            Inner::Sha384($h) => $body,
+            Inner::Sha512($h) => $body,
+            Inner::Sha224($h) => $body,
+            Inner::Sha512_224($h) => $body,
+            Inner::Sha512_256($h) => $body,
+            Inner::Sha3_224($h) => $body,
+            Inner::Sha3_256($h) => $body,
+            Inner::Sha3_384($h) => $body,
+            Inner::Sha3_512($h) => $body,
+        }
+    };
 }
 
 /// An incremental hash computation, made by [`HashAlg::hasher`].
@@ -240,6 +360,13 @@ impl Hasher {
             Inner::Sha256(_) => HashAlg::Sha256,
             Inner::Sha384(_) => HashAlg::Sha384,
             Inner::Sha512(_) => HashAlg::Sha512,
+            Inner::Sha224(_) => HashAlg::Sha224,
+            Inner::Sha512_224(_) => HashAlg::Sha512_224,
+            Inner::Sha512_256(_) => HashAlg::Sha512_256,
+            Inner::Sha3_224(_) => HashAlg::Sha3_224,
+            Inner::Sha3_256(_) => HashAlg::Sha3_256,
+            Inner::Sha3_384(_) => HashAlg::Sha3_384,
+            Inner::Sha3_512(_) => HashAlg::Sha3_512,
         }
     }
 
@@ -253,12 +380,7 @@ impl Hasher {
     /// assert_eq!(h.finalize(), HashAlg::Sha256.digest(b"hello world"));
     /// ```
     pub fn update(&mut self, data: &[u8]) {
-        match &mut self.0 {
-            Inner::Sha1(h) => h.update(data),
-            Inner::Sha256(h) => h.update(data),
-            Inner::Sha384(h) => h.update(data),
-            Inner::Sha512(h) => h.update(data),
-        }
+        each!(&mut self.0, h => h.update(data))
     }
 
     /// The digest of everything absorbed, [`HashAlg::output_len`] bytes.
@@ -270,12 +392,7 @@ impl Hasher {
     /// assert_eq!(d[..4], [0xda, 0x39, 0xa3, 0xee]);
     /// ```
     pub fn finalize(self) -> Vec<u8> {
-        match self.0 {
-            Inner::Sha1(h) => h.finalize().to_vec(),
-            Inner::Sha256(h) => h.finalize().to_vec(),
-            Inner::Sha384(h) => h.finalize().to_vec(),
-            Inner::Sha512(h) => h.finalize().to_vec(),
-        }
+        each!(self.0, h => h.finalize().to_vec())
     }
 }
 

@@ -28,6 +28,11 @@ use pkcs8::PrivateKeyInfoRef;
 use spki::{AlgorithmIdentifierRef, ObjectIdentifier, SubjectPublicKeyInfoRef};
 use zeroize::Zeroizing;
 
+mod encrypted;
+mod pss;
+pub use encrypted::{KeyCipher, KeyKdf};
+pub use pss::{KeyAlgorithm, PssParams, hash_oid};
+
 /// `rsaEncryption`, the OID of ordinary RSA keys.
 const RSA_ENCRYPTION: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
 /// `id-RSASSA-PSS`: RSA keys restricted to PSS signatures.
@@ -38,6 +43,8 @@ const LABEL_PKCS1_PRIVATE: &str = "RSA PRIVATE KEY";
 const LABEL_SPKI: &str = "PUBLIC KEY";
 const LABEL_PKCS1_PUBLIC: &str = "RSA PUBLIC KEY";
 const LABEL_ENCRYPTED: &str = "ENCRYPTED PRIVATE KEY";
+/// What `openssl rsa -traditional` writes for an RSA-PSS key: PKCS#1 inside.
+const LABEL_PKCS1_PSS_PRIVATE: &str = "RSA-PSS PRIVATE KEY";
 
 /// The components of a two-prime RSA private key (RFC 8017 §A.1.2).
 /// Big-endian unsigned integers (no leading zero bytes), secrets zeroized on
@@ -225,8 +232,11 @@ pub enum KeyFileError {
     /// DER that is truncated or is not one of the key structures.
     Malformed(String),
     /// An encrypted private key (PKCS#8 `ENCRYPTED PRIVATE KEY` or a legacy
-    /// `Proc-Type: 4,ENCRYPTED` PEM).
+    /// `Proc-Type: 4,ENCRYPTED` PEM) and no passphrase to decrypt it.
     Encrypted,
+    /// An encrypted private key that does not decrypt with the passphrase
+    /// given: a wrong passphrase (or a damaged key).
+    BadPassphrase,
     /// A key of another algorithm; says which.
     NotRsa(String),
     /// An RSA key restricted to PSS (`id-RSASSA-PSS`); not supported.
@@ -252,13 +262,16 @@ impl fmt::Display for KeyFileError {
                 quote_untrusted(l)
             ),
             KeyFileError::Malformed(e) => write!(f, "malformed key: {e}"),
-            KeyFileError::Encrypted => f.write_str(
-                "encrypted private keys are not supported (decrypt first: openssl pkey -in KEY -out PLAIN)",
-            ),
-            KeyFileError::NotRsa(what) => write!(f, "not an RSA key ({what})"),
-            KeyFileError::RsaPssRestricted => {
-                f.write_str("RSA-PSS-restricted keys (algorithm 1.2.840.113549.1.1.10) are not supported")
+            KeyFileError::Encrypted => {
+                f.write_str("the private key is encrypted and no passphrase was given")
             }
+            KeyFileError::BadPassphrase => {
+                f.write_str("cannot decrypt the private key: wrong passphrase (or a damaged key)")
+            }
+            KeyFileError::NotRsa(what) => write!(f, "not an RSA key ({what})"),
+            KeyFileError::RsaPssRestricted => f.write_str(
+                "an RSA-PSS-restricted key (algorithm 1.2.840.113549.1.1.10) where any RSA key is expected",
+            ),
             KeyFileError::MultiPrime => f.write_str("multi-prime RSA keys are not supported"),
             KeyFileError::PublicKeyOnly => f.write_str("this is a public key; a private key is needed"),
             KeyFileError::InvalidComponent(name) => write!(f, "invalid key: component {name} is zero"),
@@ -314,8 +327,58 @@ pub fn quote_untrusted(text: &str) -> String {
 
 /// A key read from a file: private or only public.
 enum Decoded {
-    Private(RsaPrivateComponents),
-    Public(RsaPublicComponents),
+    Private(RsaPrivateComponents, KeyAlgorithm),
+    Public(RsaPublicComponents, KeyAlgorithm),
+}
+
+/// Refuse an RSA-PSS key where only plain RSA keys are expected.
+fn plain_rsa<T>((key, alg): (T, KeyAlgorithm)) -> Result<T, KeyFileError> {
+    match alg {
+        KeyAlgorithm::Rsa => Ok(key),
+        KeyAlgorithm::RsaPss(_) => Err(KeyFileError::RsaPssRestricted),
+    }
+}
+
+/// Read a private key with what its file says it is for: plain RSA, or
+/// RSA-PSS (`id-RSASSA-PSS` in PKCS#8, with or without parameters, or the
+/// `RSA-PSS PRIVATE KEY` label of `openssl rsa -traditional`). Encrypted
+/// keys are read with `pass` as in [`decode_private_key_with_passphrase`].
+///
+/// ```
+/// use redc::{hash::HashAlg, keyfile::*};
+/// use zeroize::Zeroizing;
+/// let z = |v: &[u8]| Zeroizing::new(v.to_vec());
+/// let key = RsaPrivateComponents {
+///     n: vec![0x0c, 0xa1], e: vec![17], d: z(&[0x01, 0x9d]), p: z(&[61]), q: z(&[53]),
+///     dp: z(&[53]), dq: z(&[49]), qinv: z(&[38]),
+/// };
+/// let pss = KeyAlgorithm::RsaPss(Some(PssParams { hash: HashAlg::Sha256, mgf1_hash: HashAlg::Sha256, salt_len: 32 }));
+/// let der = encode_private_key_info(&key, pss, PrivateKeyFormat::Pkcs8, Encoding::Der).unwrap();
+/// let (back, alg) = decode_private_key_info(&der, None).unwrap();
+/// assert_eq!((back.n, alg), (key.n.clone(), pss));
+/// // The plain-RSA readers refuse it.
+/// assert_eq!(decode_private_key(&der).unwrap_err(), KeyFileError::RsaPssRestricted);
+/// ```
+pub fn decode_private_key_info(
+    input: &[u8],
+    pass: Option<&[u8]>,
+) -> Result<(RsaPrivateComponents, KeyAlgorithm), KeyFileError> {
+    match decode_any(input, pass)? {
+        Decoded::Private(k, alg) => Ok((k, alg)),
+        Decoded::Public(..) => Err(KeyFileError::PublicKeyOnly),
+    }
+}
+
+/// Read a public key (or a private key's public half) with what its file
+/// says it is for, as [`decode_private_key_info`].
+pub fn decode_public_key_info(
+    input: &[u8],
+    pass: Option<&[u8]>,
+) -> Result<(RsaPublicComponents, KeyAlgorithm), KeyFileError> {
+    match decode_any(input, pass)? {
+        Decoded::Private(k, alg) => Ok((k.public(), alg)),
+        Decoded::Public(k, alg) => Ok((k, alg)),
+    }
 }
 
 /// Read a private key: PKCS#8 (`PRIVATE KEY`) or PKCS#1 (`RSA PRIVATE
@@ -333,10 +396,42 @@ enum Decoded {
 /// assert!(matches!(e, Err(KeyFileError::UnsupportedPemLabel(_))));
 /// ```
 pub fn decode_private_key(input: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
-    match decode_any(input)? {
-        Decoded::Private(k) => Ok(k),
-        Decoded::Public(_) => Err(KeyFileError::PublicKeyOnly),
-    }
+    decode_private_key_with_passphrase(input, None)
+}
+
+/// [`decode_private_key`] that also reads encrypted keys, with `pass`:
+/// PKCS#8 `ENCRYPTED PRIVATE KEY` (PBES2 with PBKDF2 or scrypt and AES-CBC
+/// or DES-EDE3-CBC; `pbeWithSHAAnd3-KeyTripleDES-CBC`) in PEM or DER, and
+/// the legacy OpenSSL PEM (`Proc-Type: 4,ENCRYPTED`, `DEK-Info:
+/// AES-128-CBC` ... `DES-EDE3-CBC`). An unencrypted key is read as it is.
+///
+/// Errors: [`KeyFileError::Encrypted`] when the key is encrypted and `pass`
+/// is `None`; [`KeyFileError::BadPassphrase`] when it does not decrypt.
+///
+/// ```
+/// use redc::keyfile::*;
+/// use zeroize::Zeroizing;
+/// let z = |v: &[u8]| Zeroizing::new(v.to_vec());
+/// let key = RsaPrivateComponents {
+///     n: vec![0x0c, 0xa1], e: vec![17], d: z(&[0x01, 0x9d]), p: z(&[61]), q: z(&[53]),
+///     dp: z(&[53]), dq: z(&[49]), qinv: z(&[38]),
+/// };
+/// let mut rng = rand_core::UnwrapErr(getrandom::SysRng);
+/// let kdf = KeyKdf::Pbkdf2Sha256 { iterations: 10 };
+/// let pem = encode_private_key_encrypted(&key, PrivateKeyFormat::Pkcs8, Encoding::Pem,
+///     b"secret", KeyCipher::Aes256Cbc, kdf, &mut rng).unwrap();
+/// assert!(pem.starts_with(b"-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+/// assert_eq!(decode_private_key(&pem).unwrap_err(), KeyFileError::Encrypted);
+/// let wrong = decode_private_key_with_passphrase(&pem, Some(b"wrong"));
+/// assert_eq!(wrong.unwrap_err(), KeyFileError::BadPassphrase);
+/// let back = decode_private_key_with_passphrase(&pem, Some(b"secret")).unwrap();
+/// assert_eq!(*back.d, *key.d);
+/// ```
+pub fn decode_private_key_with_passphrase(
+    input: &[u8],
+    pass: Option<&[u8]>,
+) -> Result<RsaPrivateComponents, KeyFileError> {
+    plain_rsa(decode_private_key_info(input, pass)?)
 }
 
 /// Read a public key: SPKI (`PUBLIC KEY`) or PKCS#1 (`RSA PUBLIC KEY`), PEM
@@ -348,13 +443,19 @@ pub fn decode_private_key(input: &[u8]) -> Result<RsaPrivateComponents, KeyFileE
 /// assert_eq!(decode_public_key(b"hello").unwrap_err(), KeyFileError::NotAKey);
 /// ```
 pub fn decode_public_key(input: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
-    match decode_any(input)? {
-        Decoded::Private(k) => Ok(k.public()),
-        Decoded::Public(k) => Ok(k),
-    }
+    decode_public_key_with_passphrase(input, None)
 }
 
-fn decode_any(input: &[u8]) -> Result<Decoded, KeyFileError> {
+/// [`decode_public_key`] that also reads the public half of an encrypted
+/// private key, with `pass` (see [`decode_private_key_with_passphrase`]).
+pub fn decode_public_key_with_passphrase(
+    input: &[u8],
+    pass: Option<&[u8]>,
+) -> Result<RsaPublicComponents, KeyFileError> {
+    plain_rsa(decode_public_key_info(input, pass)?)
+}
+
+fn decode_any(input: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
     if let Some(start) = find(input, b"-----BEGIN ") {
         // The first block only, as OpenSSL reads it: text before and after
         // (explanatory text, a certificate) is ignored.
@@ -362,10 +463,10 @@ fn decode_any(input: &[u8]) -> Result<Decoded, KeyFileError> {
         let end = find(block, b"-----END ")
             .and_then(|e| find(&block[e + 9..], b"-----").map(|d| e + 9 + d + 5))
             .unwrap_or(block.len());
-        return decode_pem(&block[..end]);
+        return decode_pem(&block[..end], pass);
     }
     if input.first() == Some(&0x30) {
-        return decode_der(input);
+        return decode_der(input, pass);
     }
     Err(KeyFileError::NotAKey)
 }
@@ -374,20 +475,52 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-fn decode_pem(pem: &[u8]) -> Result<Decoded, KeyFileError> {
-    // Only the first block counts; the label decides the parser.
+fn decode_pem(pem: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
+    // `RSA-PSS PRIVATE KEY` (openssl rsa -traditional of an RSA-PSS key) is
+    // no RFC 7468 label (no hyphen allowed): read it as PKCS#1 under `RSA
+    // PRIVATE KEY`, and mark the key as RSA-PSS without parameters.
+    let pss_begin = b"-----BEGIN RSA-PSS PRIVATE KEY-----";
+    if pem.starts_with(pss_begin) && find(pem, b"Proc-Type: 4,ENCRYPTED").is_none() {
+        let renamed = String::from_utf8_lossy(pem).replace("RSA-PSS PRIVATE KEY", LABEL_PKCS1_PRIVATE);
+        let renamed = Zeroizing::new(renamed.into_bytes());
+        return match decode_pem(&renamed, pass)? {
+            Decoded::Private(k, KeyAlgorithm::Rsa) => Ok(Decoded::Private(k, KeyAlgorithm::RsaPss(None))),
+            other => Ok(other),
+        };
+    }
+    // Legacy OpenSSL encryption puts RFC 1421 headers inside the block.
+    if find(pem, b"Proc-Type: 4,ENCRYPTED").is_some() {
+        let legacy = encrypted::parse_legacy(pem)?;
+        let Some(pass) = pass else {
+            return Err(KeyFileError::Encrypted);
+        };
+        let der = legacy.decrypt(pass)?;
+        // A wrong passphrase that happens to unpad gives garbage, not a key.
+        return match legacy.label() {
+            LABEL_PKCS1_PRIVATE | LABEL_PKCS8 => {
+                decode_der(&der, None).map_err(|_| KeyFileError::BadPassphrase)
+            }
+            LABEL_PKCS1_PSS_PRIVATE => match decode_der(&der, None) {
+                Ok(Decoded::Private(k, _)) => Ok(Decoded::Private(k, KeyAlgorithm::RsaPss(None))),
+                _ => Err(KeyFileError::BadPassphrase),
+            },
+            other => Err(KeyFileError::UnsupportedPemLabel(other.to_string())),
+        };
+    }
+    // Only the first block counts; the label decides the parser first.
     let label = der::pem::decode_label(pem)
         .map_err(|e| KeyFileError::BadPem(e.to_string()))?
         .to_string();
-    // Legacy OpenSSL encryption puts RFC 1421 headers inside the block.
-    if find(pem, b"Proc-Type: 4,ENCRYPTED").is_some() || label == LABEL_ENCRYPTED {
-        return Err(KeyFileError::Encrypted);
+    if label == LABEL_ENCRYPTED {
+        let mut buf = Zeroizing::new(vec![0u8; pem.len()]);
+        let (_, der) = der::pem::decode(pem, &mut buf).map_err(|e| KeyFileError::BadPem(e.to_string()))?;
+        return decode_encrypted_der(der, pass);
     }
     let parse: fn(&[u8]) -> Result<Decoded, KeyFileError> = match label.as_str() {
-        LABEL_PKCS8 => |d| parse_pkcs8(d).map(Decoded::Private),
-        LABEL_PKCS1_PRIVATE => |d| parse_pkcs1_private(d).map(Decoded::Private),
-        LABEL_SPKI => |d| parse_spki(d).map(Decoded::Public),
-        LABEL_PKCS1_PUBLIC => |d| parse_pkcs1_public(d).map(Decoded::Public),
+        LABEL_PKCS8 => |d| parse_pkcs8(d).map(|(k, a)| Decoded::Private(k, a)),
+        LABEL_PKCS1_PRIVATE => |d| parse_pkcs1_private(d).map(|k| Decoded::Private(k, KeyAlgorithm::Rsa)),
+        LABEL_SPKI => |d| parse_spki(d).map(|(k, a)| Decoded::Public(k, a)),
+        LABEL_PKCS1_PUBLIC => |d| parse_pkcs1_public(d).map(|k| Decoded::Public(k, KeyAlgorithm::Rsa)),
         "EC PRIVATE KEY" | "EC PARAMETERS" | "DSA PRIVATE KEY" | "DH PARAMETERS" | "X9.42 DH PARAMETERS" => {
             return Err(KeyFileError::NotRsa(format!("PEM type '{label}'")));
         }
@@ -396,25 +529,60 @@ fn decode_pem(pem: &[u8]) -> Result<Decoded, KeyFileError> {
     // Base64 is at most 3/4 of the text: decode into a buffer that is zeroized.
     let mut buf = Zeroizing::new(vec![0u8; pem.len()]);
     let (_, der) = der::pem::decode(pem, &mut buf).map_err(|e| KeyFileError::BadPem(e.to_string()))?;
-    parse(der)
+    match parse(der) {
+        // The content decides, as in OpenSSL: PKCS#8 under `RSA PRIVATE
+        // KEY`, SPKI under `RSA PUBLIC KEY`, ... are read when the DER is
+        // unambiguously another key structure; otherwise the label's
+        // parser says what is wrong.
+        // A private label keeps to private content and a public one to
+        // public content, as `openssl pkey -pubin` refuses a private key
+        // under `PUBLIC KEY`.
+        Err(KeyFileError::Malformed(why)) => {
+            let private_label = matches!(
+                label.as_str(),
+                LABEL_PKCS8 | LABEL_PKCS1_PRIVATE | LABEL_PKCS1_PSS_PRIVATE
+            );
+            match decode_der(der, pass) {
+                Ok(d @ Decoded::Private(..)) if private_label => Ok(d),
+                Ok(d @ Decoded::Public(..)) if !private_label => Ok(d),
+                _ => Err(KeyFileError::Malformed(why)),
+            }
+        }
+        other => other,
+    }
+}
+
+fn decode_encrypted_der(der: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
+    if !is_encrypted_pkcs8(der) {
+        return Err(KeyFileError::Malformed(describe_der_failure(der)));
+    }
+    let Some(pass) = pass else {
+        return Err(KeyFileError::Encrypted);
+    };
+    let plain = encrypted::decrypt_pkcs8(der, pass)?;
+    // A wrong passphrase that happens to unpad gives garbage, not a key.
+    if PrivateKeyInfoRef::from_der(plain.as_bytes()).is_err() {
+        return Err(KeyFileError::BadPassphrase);
+    }
+    parse_pkcs8(plain.as_bytes()).map(|(k, a)| Decoded::Private(k, a))
 }
 
 /// DER of unknown kind: try each structure, most common first.
-fn decode_der(der: &[u8]) -> Result<Decoded, KeyFileError> {
+fn decode_der(der: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
     if PrivateKeyInfoRef::from_der(der).is_ok() {
-        return parse_pkcs8(der).map(Decoded::Private);
+        return parse_pkcs8(der).map(|(k, a)| Decoded::Private(k, a));
     }
     if pkcs1::RsaPrivateKeyRef::from_der(der).is_ok() {
-        return parse_pkcs1_private(der).map(Decoded::Private);
+        return parse_pkcs1_private(der).map(|k| Decoded::Private(k, KeyAlgorithm::Rsa));
     }
     if is_encrypted_pkcs8(der) {
-        return Err(KeyFileError::Encrypted);
+        return decode_encrypted_der(der, pass);
     }
     if SubjectPublicKeyInfoRef::from_der(der).is_ok() {
-        return parse_spki(der).map(Decoded::Public);
+        return parse_spki(der).map(|(k, a)| Decoded::Public(k, a));
     }
     if pkcs1::RsaPublicKeyRef::from_der(der).is_ok() {
-        return parse_pkcs1_public(der).map(Decoded::Public);
+        return parse_pkcs1_public(der).map(|k| Decoded::Public(k, KeyAlgorithm::Rsa));
     }
     Err(KeyFileError::Malformed(describe_der_failure(der)))
 }
@@ -443,7 +611,42 @@ fn describe_der_failure(der: &[u8]) -> String {
             );
         }
     }
+    // A SEQUENCE of INTEGERs: PKCS#1, and the field at fault can be named.
+    if let Some(count) = integer_sequence_len(der) {
+        let fields: &[&str] = if count >= PRIVATE_FIELDS.len() {
+            &PRIVATE_FIELDS
+        } else {
+            &PUBLIC_FIELDS
+        };
+        if let Some(why) = field_at_fault(der, fields) {
+            let what = if count >= PRIVATE_FIELDS.len() {
+                "RSAPrivateKey"
+            } else {
+                "RSAPublicKey"
+            };
+            return format!("PKCS#1 {what}: {why}");
+        }
+    }
     "not a PKCS#8, PKCS#1 or SubjectPublicKeyInfo structure".to_string()
+}
+
+/// The number of elements of a SEQUENCE whose first element is an INTEGER
+/// (`None` for anything else).
+fn integer_sequence_len(der: &[u8]) -> Option<usize> {
+    let mut reader = SliceReader::new(der).ok()?;
+    let mut count = 0usize;
+    let mut first_is_integer = false;
+    let _: der::Result<()> = reader.sequence(|r| {
+        while !r.is_finished() {
+            let any: AnyRef<'_> = r.decode()?;
+            if count == 0 {
+                first_is_integer = der::Tagged::tag(&any) == der::Tag::Integer;
+            }
+            count += 1;
+        }
+        Ok(())
+    });
+    (first_is_integer && count > 0).then_some(count)
 }
 
 /// `EncryptedPrivateKeyInfo ::= SEQUENCE { AlgorithmIdentifier, OCTET STRING }`.
@@ -463,13 +666,15 @@ fn malformed(e: impl fmt::Display) -> KeyFileError {
     KeyFileError::Malformed(e.to_string())
 }
 
-/// Refuse anything but `rsaEncryption`, naming what it is.
-fn check_algorithm(oid: ObjectIdentifier) -> Result<(), KeyFileError> {
+/// `rsaEncryption` or `id-RSASSA-PSS` (with its parameters); refuse
+/// anything else, naming what it is.
+fn key_algorithm(alg: &AlgorithmIdentifierRef<'_>) -> Result<KeyAlgorithm, KeyFileError> {
+    let oid = alg.oid;
     if oid == RSA_ENCRYPTION {
-        return Ok(());
+        return Ok(KeyAlgorithm::Rsa);
     }
     if oid == RSASSA_PSS {
-        return Err(KeyFileError::RsaPssRestricted);
+        return Ok(KeyAlgorithm::RsaPss(pss::parse_params(alg.parameters)?));
     }
     let name = match oid.to_string().as_str() {
         "1.2.840.10045.2.1" => ", EC",
@@ -485,14 +690,73 @@ fn check_algorithm(oid: ObjectIdentifier) -> Result<(), KeyFileError> {
     Err(KeyFileError::NotRsa(format!("algorithm {oid}{name}")))
 }
 
-fn parse_pkcs8(der: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
+fn parse_pkcs8(der: &[u8]) -> Result<(RsaPrivateComponents, KeyAlgorithm), KeyFileError> {
     let info = PrivateKeyInfoRef::from_der(der).map_err(malformed)?;
-    check_algorithm(info.algorithm.oid)?;
-    parse_pkcs1_private(info.private_key.as_bytes())
+    let alg = key_algorithm(&info.algorithm)?;
+    Ok((parse_pkcs1_private(info.private_key.as_bytes())?, alg))
+}
+
+/// The fields of `RSAPrivateKey` (RFC 8017 §A.1.2), as OpenSSL names them.
+const PRIVATE_FIELDS: [&str; 9] = [
+    "version",
+    "modulus",
+    "publicExponent",
+    "privateExponent",
+    "prime1",
+    "prime2",
+    "exponent1",
+    "exponent2",
+    "coefficient",
+];
+
+/// The fields of `RSAPublicKey` (RFC 8017 §A.1.1).
+const PUBLIC_FIELDS: [&str; 2] = ["modulus", "publicExponent"];
+
+/// Which field of a SEQUENCE of INTEGERs is at fault, and why: walks the
+/// fields in order (a `version` field must be 0, or 1 for the multi-prime
+/// form). `None` when every named field reads (the fault is elsewhere).
+fn field_at_fault(der: &[u8], fields: &[&str]) -> Option<String> {
+    let mut reader = SliceReader::new(der).ok()?;
+    let mut fault = None;
+    let _: der::Result<()> = reader.sequence(|r| {
+        for name in fields {
+            match r.decode::<UintRef<'_>>() {
+                Ok(v) if *name == "version" => {
+                    let bytes = v.as_bytes();
+                    if bytes.len() > 1 || bytes.first().is_some_and(|&b| b > 1) {
+                        let shown = if bytes.len() <= 8 {
+                            bytes
+                                .iter()
+                                .fold(0u64, |a, &b| (a << 8) | u64::from(b))
+                                .to_string()
+                        } else {
+                            "too large".to_string()
+                        };
+                        fault = Some(format!(
+                            "version {shown} (expected 0, or 1 for a multi-prime key)"
+                        ));
+                        return Err(der::ErrorKind::Failed.into());
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    fault = Some(format!("{name}: {e}"));
+                    return Err(e);
+                }
+            }
+        }
+        // Whatever follows (otherPrimeInfos) is not ours to judge here.
+        while !r.is_finished() {
+            let _: AnyRef<'_> = r.decode()?;
+        }
+        Ok(())
+    });
+    fault
 }
 
 fn parse_pkcs1_private(der: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
-    let key = pkcs1::RsaPrivateKeyRef::from_der(der).map_err(malformed)?;
+    let key = pkcs1::RsaPrivateKeyRef::from_der(der)
+        .map_err(|e| malformed(field_at_fault(der, &PRIVATE_FIELDS).unwrap_or_else(|| e.to_string())))?;
     if key.other_prime_infos.is_some() {
         return Err(KeyFileError::MultiPrime);
     }
@@ -514,18 +778,19 @@ fn parse_pkcs1_private(der: &[u8]) -> Result<RsaPrivateComponents, KeyFileError>
     Ok(c)
 }
 
-fn parse_spki(der: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
+fn parse_spki(der: &[u8]) -> Result<(RsaPublicComponents, KeyAlgorithm), KeyFileError> {
     let info = SubjectPublicKeyInfoRef::from_der(der).map_err(malformed)?;
-    check_algorithm(info.algorithm.oid)?;
+    let alg = key_algorithm(&info.algorithm)?;
     let bits = info
         .subject_public_key
         .as_bytes()
         .ok_or_else(|| malformed("public key bit string has unused bits"))?;
-    parse_pkcs1_public(bits)
+    Ok((parse_pkcs1_public(bits)?, alg))
 }
 
 fn parse_pkcs1_public(der: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
-    let key = pkcs1::RsaPublicKeyRef::from_der(der).map_err(malformed)?;
+    let key = pkcs1::RsaPublicKeyRef::from_der(der)
+        .map_err(|e| malformed(field_at_fault(der, &PUBLIC_FIELDS).unwrap_or_else(|| e.to_string())))?;
     let c = RsaPublicComponents {
         n: key.modulus.as_bytes().to_vec(),
         e: key.public_exponent.as_bytes().to_vec(),
@@ -610,6 +875,31 @@ fn rsa_algorithm() -> AlgorithmIdentifierRef<'static> {
     }
 }
 
+/// The DER of `RSASSA-PSS-params`, when the key has them.
+fn algorithm_params(alg: KeyAlgorithm) -> Result<Option<Vec<u8>>, KeyFileError> {
+    match alg {
+        KeyAlgorithm::RsaPss(Some(p)) => pss::encode_params(&p).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// The algorithm identifier of `alg`, its parameters' DER in `params`.
+fn algorithm_identifier<'a>(
+    alg: KeyAlgorithm,
+    params: &'a Option<Vec<u8>>,
+) -> Result<AlgorithmIdentifierRef<'a>, KeyFileError> {
+    Ok(match alg {
+        KeyAlgorithm::Rsa => rsa_algorithm(),
+        KeyAlgorithm::RsaPss(_) => AlgorithmIdentifierRef {
+            oid: RSASSA_PSS,
+            parameters: match params {
+                Some(der) => Some(AnyRef::from_der(der).map_err(encode_err)?),
+                None => None,
+            },
+        },
+    })
+}
+
 /// Write a private key as PKCS#8 (`PRIVATE KEY`, what `openssl genpkey` and
 /// `openssl pkey` write) or PKCS#1 (`RSA PRIVATE KEY`, `openssl rsa
 /// -traditional`), PEM (LF line endings) or DER. The output is zeroized on
@@ -636,12 +926,37 @@ pub fn encode_private_key(
     format: PrivateKeyFormat,
     encoding: Encoding,
 ) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    encode_private_key_info(c, KeyAlgorithm::Rsa, format, encoding)
+}
+
+/// [`encode_private_key`] of a key for `alg`: an RSA-PSS key is PKCS#8 with
+/// `id-RSASSA-PSS` (and its parameters), as `openssl genpkey -algorithm
+/// RSA-PSS` writes it, or, without parameters, PKCS#1 under `RSA-PSS
+/// PRIVATE KEY` as `openssl rsa -traditional` writes it.
+///
+/// Errors: PKCS#1 for an RSA-PSS key with parameters (it has no place for
+/// them), a salt length above 255, a zero component.
+pub fn encode_private_key_info(
+    c: &RsaPrivateComponents,
+    alg: KeyAlgorithm,
+    format: PrivateKeyFormat,
+    encoding: Encoding,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
     let pkcs1 = pkcs1_private_der(c)?;
     let (doc, label) = match format {
-        PrivateKeyFormat::Pkcs1 => (pkcs1, LABEL_PKCS1_PRIVATE),
+        PrivateKeyFormat::Pkcs1 => match alg {
+            KeyAlgorithm::Rsa => (pkcs1, LABEL_PKCS1_PRIVATE),
+            KeyAlgorithm::RsaPss(None) => (pkcs1, LABEL_PKCS1_PSS_PRIVATE),
+            KeyAlgorithm::RsaPss(Some(_)) => {
+                return Err(KeyFileError::Encode(
+                    "PKCS#1 cannot hold RSA-PSS parameters; use PKCS#8".into(),
+                ));
+            }
+        },
         PrivateKeyFormat::Pkcs8 => {
             let key = OctetStringRef::new(pkcs1.as_bytes()).map_err(encode_err)?;
-            let info = PrivateKeyInfoRef::new(rsa_algorithm(), key);
+            let params = algorithm_params(alg)?;
+            let info = PrivateKeyInfoRef::new(algorithm_identifier(alg, &params)?, key);
             (
                 SecretDocument::encode_msg(&info).map_err(encode_err)?,
                 LABEL_PKCS8,
@@ -650,6 +965,16 @@ pub fn encode_private_key(
     };
     match encoding {
         Encoding::Der => Ok(doc.to_bytes()),
+        Encoding::Pem if label == LABEL_PKCS1_PSS_PRIVATE => {
+            // The `der` encoder refuses the hyphen (RFC 7468); OpenSSL writes it.
+            let pem = doc
+                .to_pem(LABEL_PKCS1_PRIVATE, LineEnding::LF)
+                .map_err(encode_err)?;
+            Ok(Zeroizing::new(
+                pem.replace(LABEL_PKCS1_PRIVATE, LABEL_PKCS1_PSS_PRIVATE)
+                    .into_bytes(),
+            ))
+        }
         Encoding::Pem => {
             let pem = doc.to_pem(label, LineEnding::LF).map_err(encode_err)?;
             Ok(Zeroizing::new(pem.as_bytes().to_vec()))
@@ -674,13 +999,26 @@ pub fn encode_public_key(
     format: PublicKeyFormat,
     encoding: Encoding,
 ) -> Result<Vec<u8>, KeyFileError> {
+    encode_public_key_info(c, KeyAlgorithm::Rsa, format, encoding)
+}
+
+/// [`encode_public_key`] of a key for `alg`: SPKI keeps an RSA-PSS key's
+/// identifier and parameters, as `openssl pkey -pubout` does; PKCS#1 has
+/// no place for them and writes the bare numbers.
+pub fn encode_public_key_info(
+    c: &RsaPublicComponents,
+    alg: KeyAlgorithm,
+    format: PublicKeyFormat,
+    encoding: Encoding,
+) -> Result<Vec<u8>, KeyFileError> {
     let pkcs1 = pkcs1_public_der(c)?;
+    let params = algorithm_params(alg)?;
     let (doc, label) = match format {
         PublicKeyFormat::Pkcs1 => (pkcs1, LABEL_PKCS1_PUBLIC),
         PublicKeyFormat::Spki => {
             let bits = BitStringRef::from_bytes(pkcs1.as_bytes()).map_err(encode_err)?;
             let info = SubjectPublicKeyInfoRef {
-                algorithm: rsa_algorithm(),
+                algorithm: algorithm_identifier(alg, &params)?,
                 subject_public_key: bits,
             };
             (Document::encode_msg(&info).map_err(encode_err)?, LABEL_SPKI)
@@ -692,5 +1030,75 @@ pub fn encode_public_key(
             .to_pem(label, LineEnding::LF)
             .map_err(encode_err)?
             .into_bytes()),
+    }
+}
+
+/// Write a private key encrypted with `pass`: PKCS#8 as
+/// `EncryptedPrivateKeyInfo` (PBES2 with `kdf` and `cipher`; PEM label
+/// `ENCRYPTED PRIVATE KEY`, or DER), as `openssl pkey -aes256` writes; or
+/// PKCS#1 as the legacy encrypted PEM (`Proc-Type: 4,ENCRYPTED`, key from
+/// MD5 `EVP_BytesToKey`), as `openssl rsa -traditional -aes128` writes.
+/// Salt and IV come from `rng`. The output is zeroized on drop.
+///
+/// Errors: PKCS#1 in DER (which has no encrypted form), an empty passphrase,
+/// a zero component, bad scrypt parameters.
+pub fn encode_private_key_encrypted<R: rand_core::TryCryptoRng + ?Sized>(
+    c: &RsaPrivateComponents,
+    format: PrivateKeyFormat,
+    encoding: Encoding,
+    pass: &[u8],
+    cipher: KeyCipher,
+    kdf: KeyKdf,
+    rng: &mut R,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    encode_private_key_encrypted_info(c, KeyAlgorithm::Rsa, format, encoding, pass, cipher, kdf, rng)
+}
+
+/// [`encode_private_key_encrypted`] of a key for `alg` (see
+/// [`encode_private_key_info`]).
+#[allow(clippy::too_many_arguments)]
+pub fn encode_private_key_encrypted_info<R: rand_core::TryCryptoRng + ?Sized>(
+    c: &RsaPrivateComponents,
+    alg: KeyAlgorithm,
+    format: PrivateKeyFormat,
+    encoding: Encoding,
+    pass: &[u8],
+    cipher: KeyCipher,
+    kdf: KeyKdf,
+    rng: &mut R,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    if pass.is_empty() {
+        return Err(KeyFileError::Encode("empty passphrase".into()));
+    }
+    match format {
+        PrivateKeyFormat::Pkcs1 => {
+            if encoding == Encoding::Der {
+                return Err(KeyFileError::Encode(
+                    "a PKCS#1 key has no encrypted DER form; use PKCS#8".into(),
+                ));
+            }
+            let label = match alg {
+                KeyAlgorithm::Rsa => LABEL_PKCS1_PRIVATE,
+                KeyAlgorithm::RsaPss(None) => LABEL_PKCS1_PSS_PRIVATE,
+                KeyAlgorithm::RsaPss(Some(_)) => {
+                    return Err(KeyFileError::Encode(
+                        "PKCS#1 cannot hold RSA-PSS parameters; use PKCS#8".into(),
+                    ));
+                }
+            };
+            let der = pkcs1_private_der(c)?;
+            encrypted::encrypt_legacy(der.as_bytes(), label, pass, cipher, rng)
+        }
+        PrivateKeyFormat::Pkcs8 => {
+            let plain = encode_private_key_info(c, alg, PrivateKeyFormat::Pkcs8, Encoding::Der)?;
+            let doc = encrypted::encrypt_pkcs8(&plain, pass, cipher, kdf, rng)?;
+            match encoding {
+                Encoding::Der => Ok(doc.to_bytes()),
+                Encoding::Pem => {
+                    let pem = doc.to_pem(LABEL_ENCRYPTED, LineEnding::LF).map_err(encode_err)?;
+                    Ok(Zeroizing::new(pem.as_bytes().to_vec()))
+                }
+            }
+        }
     }
 }

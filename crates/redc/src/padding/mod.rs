@@ -38,12 +38,18 @@ mod pss;
 
 pub use implicit::{eme_pkcs1v15_decode_implicit, implicit_rejection_kdk, pkcs1v15_decrypt_implicit};
 pub use mgf1::{mgf1, mgf1_xor};
-pub use oaep::{eme_oaep_decode, eme_oaep_encode, eme_oaep_encode_random, oaep_max_message_len};
+pub use oaep::{
+    eme_oaep_decode, eme_oaep_decode_mgf1, eme_oaep_encode, eme_oaep_encode_mgf1, eme_oaep_encode_random,
+    eme_oaep_encode_random_mgf1, oaep_max_message_len,
+};
 pub use pkcs1v15::{
     eme_pkcs1v15_decode_strict, eme_pkcs1v15_encode, emsa_pkcs1v15_encode, emsa_pkcs1v15_verify,
     pkcs1v15_max_message_len,
 };
-pub use pss::{SaltLen, emsa_pss_encode, emsa_pss_encode_random, emsa_pss_verify, pss_max_salt_len};
+pub use pss::{
+    SaltLen, emsa_pss_encode, emsa_pss_encode_mgf1, emsa_pss_encode_random, emsa_pss_encode_random_mgf1,
+    emsa_pss_verify, emsa_pss_verify_mgf1, pss_max_salt_len,
+};
 
 /// What went wrong in a padding operation.
 ///

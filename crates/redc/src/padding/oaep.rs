@@ -44,6 +44,19 @@ pub fn eme_oaep_encode(
     seed: &[u8],
     k: usize,
 ) -> Result<Vec<u8>, PaddingError> {
+    eme_oaep_encode_mgf1(hash, hash, label, msg, seed, k)
+}
+
+/// [`eme_oaep_encode`] with MGF1 over `mgf1_hash`, which may differ from `hash`
+/// (RFC 8017 §B.2.1; `openssl pkeyutl -pkeyopt rsa_mgf1_md:...`).
+pub fn eme_oaep_encode_mgf1(
+    hash: HashAlg,
+    mgf1_hash: HashAlg,
+    label: &[u8],
+    msg: &[u8],
+    seed: &[u8],
+    k: usize,
+) -> Result<Vec<u8>, PaddingError> {
     let h_len = hash.output_len();
     if seed.len() != h_len {
         return Err(PaddingError::WrongDigestLength {
@@ -67,8 +80,8 @@ pub fn eme_oaep_encode(
     db[one] = 0x01;
     db[one + 1..].copy_from_slice(msg);
     masked_seed.copy_from_slice(seed);
-    mgf1_xor(hash, masked_seed, db)?;
-    mgf1_xor(hash, db, masked_seed)?;
+    mgf1_xor(mgf1_hash, masked_seed, db)?;
+    mgf1_xor(mgf1_hash, db, masked_seed)?;
     Ok(em)
 }
 
@@ -87,9 +100,22 @@ pub fn eme_oaep_encode_random<R: CryptoRng + ?Sized>(
     k: usize,
     rng: &mut R,
 ) -> Result<Vec<u8>, PaddingError> {
+    eme_oaep_encode_random_mgf1(hash, hash, label, msg, k, rng)
+}
+
+/// [`eme_oaep_encode_random`] with MGF1 over `mgf1_hash`, which may differ from `hash`
+/// (RFC 8017 §B.2.1; `openssl pkeyutl -pkeyopt rsa_mgf1_md:...`).
+pub fn eme_oaep_encode_random_mgf1<R: CryptoRng + ?Sized>(
+    hash: HashAlg,
+    mgf1_hash: HashAlg,
+    label: &[u8],
+    msg: &[u8],
+    k: usize,
+    rng: &mut R,
+) -> Result<Vec<u8>, PaddingError> {
     let mut seed = Zeroizing::new(vec![0u8; hash.output_len()]);
     rng.fill_bytes(&mut seed);
-    eme_oaep_encode(hash, label, msg, &seed, k)
+    eme_oaep_encode_mgf1(hash, mgf1_hash, label, msg, &seed, k)
 }
 
 /// EME-OAEP decoding (RFC 8017 §7.1.2 step 3) of the `k`-byte RSADP output.
@@ -104,6 +130,18 @@ pub fn eme_oaep_encode_random<R: CryptoRng + ?Sized>(
 /// assert_eq!(eme_oaep_decode(HashAlg::Sha256, b"", &[0u8; 256], 256), Err(PaddingError::Decryption));
 /// ```
 pub fn eme_oaep_decode(hash: HashAlg, label: &[u8], em: &[u8], k: usize) -> Result<Vec<u8>, PaddingError> {
+    eme_oaep_decode_mgf1(hash, hash, label, em, k)
+}
+
+/// [`eme_oaep_decode`] with MGF1 over `mgf1_hash`, which may differ from `hash`
+/// (RFC 8017 §B.2.1; `openssl pkeyutl -pkeyopt rsa_mgf1_md:...`).
+pub fn eme_oaep_decode_mgf1(
+    hash: HashAlg,
+    mgf1_hash: HashAlg,
+    label: &[u8],
+    em: &[u8],
+    k: usize,
+) -> Result<Vec<u8>, PaddingError> {
     let h_len = hash.output_len();
     // Public checks.
     if k < 2 * h_len + 2 || em.len() != k {
@@ -113,8 +151,8 @@ pub fn eme_oaep_decode(hash: HashAlg, label: &[u8], em: &[u8], k: usize) -> Resu
     let mut buf = Zeroizing::new(em.to_vec());
     let (y, rest) = buf.split_at_mut(1);
     let (seed, db) = rest.split_at_mut(h_len);
-    mgf1_xor(hash, db, seed)?;
-    mgf1_xor(hash, seed, db)?;
+    mgf1_xor(mgf1_hash, db, seed)?;
+    mgf1_xor(mgf1_hash, seed, db)?;
     let mut good = eq_u8(y[0], 0) & bytes_eq(&db[..h_len], &l_hash);
     // DB = lHash' || PS (zeros) || 0x01 || M: find the 0x01, rejecting any
     // other nonzero byte before it.

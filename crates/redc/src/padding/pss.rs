@@ -27,6 +27,9 @@ pub enum SaltLen {
     /// Whatever the signature holds: recovered from the position of the 0x01
     /// separator (OpenSSL `rsa_pss_saltlen:auto`, `-1` in old versions).
     Auto,
+    /// Recovered as with [`SaltLen::Auto`], and at least this many bytes:
+    /// what an RSA-PSS key's parameters require (RFC 4055 §3.1).
+    AtLeast(usize),
 }
 
 /// The number of bytes of an EMSA-PSS encoding: `ceil(em_bits / 8)`.
@@ -74,6 +77,18 @@ pub fn emsa_pss_encode(
     salt: &[u8],
     em_bits: usize,
 ) -> Result<Vec<u8>, PaddingError> {
+    emsa_pss_encode_mgf1(hash, hash, m_hash, salt, em_bits)
+}
+
+/// [`emsa_pss_encode`] with MGF1 over `mgf1_hash`, which may differ from `hash`
+/// (RFC 8017 §B.2.1; `openssl pkeyutl -pkeyopt rsa_mgf1_md:...`).
+pub fn emsa_pss_encode_mgf1(
+    hash: HashAlg,
+    mgf1_hash: HashAlg,
+    m_hash: &[u8],
+    salt: &[u8],
+    em_bits: usize,
+) -> Result<Vec<u8>, PaddingError> {
     let h_len = hash.output_len();
     if m_hash.len() != h_len {
         return Err(PaddingError::WrongDigestLength {
@@ -101,7 +116,7 @@ pub fn emsa_pss_encode(
     let mut em = vec![0u8; em_len];
     em[db_len - s_len - 1] = 0x01;
     em[db_len - s_len..db_len].copy_from_slice(salt);
-    mgf1_xor(hash, &h, &mut em[..db_len])?;
+    mgf1_xor(mgf1_hash, &h, &mut em[..db_len])?;
     em[0] &= top_byte_mask(em_len, em_bits);
     em[db_len..em_len - 1].copy_from_slice(&h);
     em[em_len - 1] = 0xbc;
@@ -125,6 +140,19 @@ pub fn emsa_pss_encode_random<R: CryptoRng + ?Sized>(
     em_bits: usize,
     rng: &mut R,
 ) -> Result<Vec<u8>, PaddingError> {
+    emsa_pss_encode_random_mgf1(hash, hash, m_hash, salt_len, em_bits, rng)
+}
+
+/// [`emsa_pss_encode_random`] with MGF1 over `mgf1_hash`, which may differ from `hash`
+/// (RFC 8017 §B.2.1; `openssl pkeyutl -pkeyopt rsa_mgf1_md:...`).
+pub fn emsa_pss_encode_random_mgf1<R: CryptoRng + ?Sized>(
+    hash: HashAlg,
+    mgf1_hash: HashAlg,
+    m_hash: &[u8],
+    salt_len: usize,
+    em_bits: usize,
+    rng: &mut R,
+) -> Result<Vec<u8>, PaddingError> {
     // Check the length before allocating a possibly huge salt.
     match pss_max_salt_len(hash, em_bits) {
         Some(max) if salt_len <= max => {}
@@ -138,7 +166,7 @@ pub fn emsa_pss_encode_random<R: CryptoRng + ?Sized>(
     }
     let mut salt = vec![0u8; salt_len];
     rng.fill_bytes(&mut salt);
-    emsa_pss_encode(hash, m_hash, &salt, em_bits)
+    emsa_pss_encode_mgf1(hash, mgf1_hash, m_hash, &salt, em_bits)
 }
 
 /// `0xff >> (8 emLen - emBits)`: the bits of the first byte that belong to
@@ -170,6 +198,19 @@ fn top_byte_mask(em_len: usize, em_bits: usize) -> u8 {
 /// assert!(!emsa_pss_verify(h, &m_hash, &em, 1024, SaltLen::Exact(5)));
 /// ```
 pub fn emsa_pss_verify(hash: HashAlg, m_hash: &[u8], em: &[u8], em_bits: usize, salt_len: SaltLen) -> bool {
+    emsa_pss_verify_mgf1(hash, hash, m_hash, em, em_bits, salt_len)
+}
+
+/// [`emsa_pss_verify`] with MGF1 over `mgf1_hash`, which may differ from `hash`
+/// (RFC 8017 §B.2.1; `openssl pkeyutl -pkeyopt rsa_mgf1_md:...`).
+pub fn emsa_pss_verify_mgf1(
+    hash: HashAlg,
+    mgf1_hash: HashAlg,
+    m_hash: &[u8],
+    em: &[u8],
+    em_bits: usize,
+    salt_len: SaltLen,
+) -> bool {
     let h_len = hash.output_len();
     let em_len = em_len_of(em_bits);
     if m_hash.len() != h_len || em_bits < 8 * h_len + 9 {
@@ -190,7 +231,7 @@ pub fn emsa_pss_verify(hash: HashAlg, m_hash: &[u8], em: &[u8], em_bits: usize, 
     }
     let h = &em[db_len..em_len - 1];
     let mut db = em[..db_len].to_vec();
-    if mgf1_xor(hash, h, &mut db).is_err() {
+    if mgf1_xor(mgf1_hash, h, &mut db).is_err() {
         return false;
     }
     db[0] &= top;
@@ -204,6 +245,7 @@ pub fn emsa_pss_verify(hash: HashAlg, m_hash: &[u8], em: &[u8], em_bits: usize, 
     let salt = &db[one + 1..];
     match salt_len {
         SaltLen::Exact(s) if s != salt.len() => return false,
+        SaltLen::AtLeast(s) if salt.len() < s => return false,
         _ => {}
     }
     let mut hasher = hash.hasher();

@@ -109,7 +109,7 @@ impl RsaPrivateKey {
     ) -> Vec<Result<Vec<u8>, Error>> {
         let encoded: Vec<Result<Vec<u8>, Error>> = digests
             .iter()
-            .map(|d| self.encode_pss_signature(rng, hash, d, salt_len))
+            .map(|d| self.encode_pss_signature(rng, hash, hash, d, salt_len))
             .collect();
         self.sign_encoded_batch(rng, encoded)
     }

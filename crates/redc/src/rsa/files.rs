@@ -55,7 +55,16 @@ impl RsaPrivateKey {
     /// assert_eq!(back.public_key(), key.public_key());
     /// ```
     pub fn from_key_file(bytes: &[u8]) -> Result<RsaPrivateKey, KeyLoadError> {
-        let c = keyfile::decode_private_key(bytes).map_err(KeyLoadError::File)?;
+        RsaPrivateKey::from_key_file_with_passphrase(bytes, None)
+    }
+
+    /// [`RsaPrivateKey::from_key_file`] that also reads encrypted keys with
+    /// `pass` ([`keyfile::decode_private_key_with_passphrase`]).
+    pub fn from_key_file_with_passphrase(
+        bytes: &[u8],
+        pass: Option<&[u8]>,
+    ) -> Result<RsaPrivateKey, KeyLoadError> {
+        let c = keyfile::decode_private_key_with_passphrase(bytes, pass).map_err(KeyLoadError::File)?;
         RsaPrivateKey::from_private_components(&c).map_err(KeyLoadError::Key)
     }
 
@@ -139,7 +148,16 @@ impl RsaPublicKey {
     /// assert_eq!(&RsaPublicKey::from_key_file(&private).unwrap(), key.public_key());
     /// ```
     pub fn from_key_file(bytes: &[u8]) -> Result<RsaPublicKey, KeyLoadError> {
-        let c = keyfile::decode_public_key(bytes).map_err(KeyLoadError::File)?;
+        RsaPublicKey::from_key_file_with_passphrase(bytes, None)
+    }
+
+    /// [`RsaPublicKey::from_key_file`] that also reads the public half of
+    /// an encrypted private key with `pass`.
+    pub fn from_key_file_with_passphrase(
+        bytes: &[u8],
+        pass: Option<&[u8]>,
+    ) -> Result<RsaPublicKey, KeyLoadError> {
+        let c = keyfile::decode_public_key_with_passphrase(bytes, pass).map_err(KeyLoadError::File)?;
         RsaPublicKey::new(&c.n, &c.e).map_err(KeyLoadError::Key)
     }
 

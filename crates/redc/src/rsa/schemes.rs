@@ -78,25 +78,48 @@ impl RsaPrivateKey {
         digest: &[u8],
         salt_len: Option<usize>,
     ) -> Result<Vec<u8>, Error> {
-        let x = self.encode_pss_signature(rng, hash, digest, salt_len)?;
+        self.sign_pss_mgf1(rng, hash, hash, digest, salt_len)
+    }
+
+    /// [`RsaPrivateKey::sign_pss`] with MGF1 over `mgf1_hash`.
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, padding::SaltLen, rsa::{Error, keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let d = HashAlg::Sha384.digest(b"hello");
+    /// let sig = key.sign_pss_mgf1(&mut os_rng(), HashAlg::Sha384, HashAlg::Sha1, &d, None).unwrap();
+    /// let public = key.public_key();
+    /// assert_eq!(public.verify_pss_mgf1(HashAlg::Sha384, HashAlg::Sha1, &d, &sig, SaltLen::Auto), Ok(()));
+    /// assert_eq!(public.verify_pss(HashAlg::Sha384, &d, &sig, SaltLen::Auto), Err(Error::Verification));
+    /// ```
+    pub fn sign_pss_mgf1<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        mgf1_hash: HashAlg,
+        digest: &[u8],
+        salt_len: Option<usize>,
+    ) -> Result<Vec<u8>, Error> {
+        let x = self.encode_pss_signature(rng, hash, mgf1_hash, digest, salt_len)?;
         Ok(self.raw_private(rng, &x)?.to_vec())
     }
 
-    /// EMSA-PSS of `digest` with a fresh random salt (`None`: the hash
-    /// length), as k bytes (a leading zero byte when emBits is a multiple
-    /// of 8).
+    /// EMSA-PSS of `digest` (MGF1 over `mgf1_hash`) with a fresh random salt
+    /// (`None`: the hash length), as k bytes (a leading zero byte when emBits
+    /// is a multiple of 8).
     pub(crate) fn encode_pss_signature<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
         hash: HashAlg,
+        mgf1_hash: HashAlg,
         digest: &[u8],
         salt_len: Option<usize>,
     ) -> Result<Vec<u8>, Error> {
         check_digest(hash, digest)?;
         let em_bits = self.bits() - 1;
         let salt_len = salt_len.unwrap_or(hash.output_len());
-        let em =
-            padding::emsa_pss_encode_random(hash, digest, salt_len, em_bits, rng).map_err(encoding_error)?;
+        let em = padding::emsa_pss_encode_random_mgf1(hash, mgf1_hash, digest, salt_len, em_bits, rng)
+            .map_err(encoding_error)?;
         let mut x = vec![0u8; self.size() - em.len()];
         x.extend_from_slice(&em);
         Ok(x)
@@ -122,8 +145,30 @@ impl RsaPrivateKey {
         label: &[u8],
         ciphertext: &[u8],
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
+        self.decrypt_oaep_mgf1(rng, hash, hash, label, ciphertext)
+    }
+
+    /// [`RsaPrivateKey::decrypt_oaep`] with MGF1 over `mgf1_hash`.
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, rsa::{Error, keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let (h, m) = (HashAlg::Sha256, HashAlg::Sha1);
+    /// let ct = key.public_key().encrypt_oaep_mgf1(&mut os_rng(), h, m, b"", b"secret").unwrap();
+    /// assert_eq!(key.decrypt_oaep_mgf1(&mut os_rng(), h, m, b"", &ct).unwrap().as_slice(), b"secret");
+    /// assert_eq!(key.decrypt_oaep(&mut os_rng(), h, b"", &ct), Err(Error::Decryption));
+    /// ```
+    pub fn decrypt_oaep_mgf1<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        mgf1_hash: HashAlg,
+        label: &[u8],
+        ciphertext: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, Error> {
         let em = self.raw_private(rng, ciphertext).map_err(public_or_decryption)?;
-        let m = padding::eme_oaep_decode(hash, label, &em, self.size()).map_err(|_| Error::Decryption)?;
+        let m = padding::eme_oaep_decode_mgf1(hash, mgf1_hash, label, &em, self.size())
+            .map_err(|_| Error::Decryption)?;
         Ok(Zeroizing::new(m))
     }
 
@@ -214,9 +259,21 @@ impl RsaPublicKey {
         sig: &[u8],
         salt_len: SaltLen,
     ) -> Result<(), Error> {
+        self.verify_pss_mgf1(hash, hash, digest, sig, salt_len)
+    }
+
+    /// [`RsaPublicKey::verify_pss`] with MGF1 over `mgf1_hash`.
+    pub fn verify_pss_mgf1(
+        &self,
+        hash: HashAlg,
+        mgf1_hash: HashAlg,
+        digest: &[u8],
+        sig: &[u8],
+        salt_len: SaltLen,
+    ) -> Result<(), Error> {
         check_digest(hash, digest)?;
         let em = self.raw_public(sig).map_err(|_| Error::Verification)?;
-        if padding::emsa_pss_verify(hash, digest, &em, self.bits() - 1, salt_len) {
+        if padding::emsa_pss_verify_mgf1(hash, mgf1_hash, digest, &em, self.bits() - 1, salt_len) {
             Ok(())
         } else {
             Err(Error::Verification)
@@ -242,8 +299,20 @@ impl RsaPublicKey {
         label: &[u8],
         msg: &[u8],
     ) -> Result<Vec<u8>, Error> {
-        let em =
-            padding::eme_oaep_encode_random(hash, label, msg, self.size(), rng).map_err(encoding_error)?;
+        self.encrypt_oaep_mgf1(rng, hash, hash, label, msg)
+    }
+
+    /// [`RsaPublicKey::encrypt_oaep`] with MGF1 over `mgf1_hash`.
+    pub fn encrypt_oaep_mgf1<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        hash: HashAlg,
+        mgf1_hash: HashAlg,
+        label: &[u8],
+        msg: &[u8],
+    ) -> Result<Vec<u8>, Error> {
+        let em = padding::eme_oaep_encode_random_mgf1(hash, mgf1_hash, label, msg, self.size(), rng)
+            .map_err(encoding_error)?;
         self.raw_public(&em)
     }
 
