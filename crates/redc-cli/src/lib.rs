@@ -9,7 +9,9 @@
 mod bench;
 mod hw;
 mod io;
+mod measure;
 mod mont;
+mod plot;
 mod rsa_cmds;
 mod speed;
 
