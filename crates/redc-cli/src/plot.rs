@@ -29,6 +29,20 @@ pub fn line_chart(
     if x0 > x1 {
         return Err("nothing to plot".into());
     }
+    // The legend goes to the left corner the lines leave free: the lower one
+    // when they fall with x (ops/s), the upper one when they rise (ns).
+    let rising = series
+        .iter()
+        .filter_map(|s| Some((s.points.first()?.1, s.points.last()?.1)))
+        .filter(|(a, b)| b > a)
+        .count()
+        * 2
+        > series.len();
+    let legend_at = if rising {
+        SeriesLabelPosition::UpperLeft
+    } else {
+        SeriesLabelPosition::LowerLeft
+    };
     let pad = ((x1 - x0) * 0.04).max(x0.abs() * 0.1).max(1.0);
     let mut svg = String::new();
     {
@@ -63,7 +77,7 @@ pub fn line_chart(
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(legend_at)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()

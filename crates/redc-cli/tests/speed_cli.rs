@@ -227,3 +227,14 @@ fn bench_mont_plot_has_a_line_per_variant() {
     let o = redc(&["bench", "mont", "--bits", "64", "--plot", "-"], &[]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn redc_links_no_openssl() {
+    let Ok(o) = Command::new("ldd").arg(env!("CARGO_BIN_EXE_redc")).output() else {
+        eprintln!("SKIPPED: ldd is missing");
+        return;
+    };
+    let libs = String::from_utf8_lossy(&o.stdout);
+    assert!(libs.contains("libc.so"), "{libs}");
+    assert!(!libs.contains("libssl") && !libs.contains("libcrypto"), "{libs}");
+}
