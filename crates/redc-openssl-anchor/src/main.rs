@@ -8,7 +8,11 @@
 //! `--version` prints only the JSON header (version, build).
 //! Built against the system libcrypto by default, against the newest OpenSSL
 //! (built from `openssl-src`, static) with `--features vendored`.
+//! `unsafe` is denied here and allowed only in `ffi` (the libcrypto calls).
 
+#![deny(unsafe_code)]
+
+#[allow(unsafe_code)]
 mod ffi;
 #[path = "../../redc-cli/src/measure.rs"]
 #[allow(dead_code)] // redc uses the rest
