@@ -66,6 +66,10 @@ struct MontBenchArgs {
     /// Timed batches per figure; the median is reported.
     #[arg(long, default_value_t = 41)]
     runs: usize,
+    /// Also draw ns per product against size (log scale), one line per
+    /// variant, as an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<String>,
 }
 
 /// Run `redc bench`; returns the exit status.
@@ -110,6 +114,9 @@ fn bench_mont(args: MontBenchArgs) -> i32 {
     if args.runs == 0 {
         return crate::fail("bench mont", "--runs must be at least 1");
     }
+    if args.plot.as_deref().is_some_and(|p| p == "-" || p.is_empty()) {
+        return crate::fail("bench mont", "--plot needs a file name (FILE.svg)");
+    }
     let progress = std::io::stderr().is_terminal();
     let mut rng = SplitMix(0x005e_ed0f_ba5e_ba11);
     let mut rows = Vec::new();
@@ -131,6 +138,11 @@ fn bench_mont(args: MontBenchArgs) -> i32 {
     if progress {
         eprint!("\r{:60}\r", "");
     }
+    if let Some(path) = &args.plot
+        && let Err(e) = plot_mont(path, &rows, &variants, args.runs)
+    {
+        return crate::fail("bench mont", e);
+    }
     if args.json {
         let json: Vec<_> = rows
             .iter()
@@ -146,6 +158,26 @@ fn bench_mont(args: MontBenchArgs) -> i32 {
         print_table(&rows, &variants, &args.bits, args.runs);
     }
     0
+}
+
+/// `--plot`: one line per variant, ns per product against modulus size.
+fn plot_mont(path: &str, rows: &[Row], variants: &[Variant], runs: usize) -> Result<(), String> {
+    let series: Vec<_> = variants
+        .iter()
+        .map(|&v| crate::plot::Series {
+            label: v.name().to_string(),
+            points: rows
+                .iter()
+                .filter(|r| r.variant == v)
+                .map(|r| (r.bits as f64, r.ns))
+                .collect(),
+        })
+        .collect();
+    let title = format!(
+        "Montgomery product, median of {runs} batches: {}",
+        redc::arch::select::cpu_model()
+    );
+    crate::plot::line_chart(path, &title, "modulus size (bits)", "ns per product", &series)
 }
 
 fn print_table(rows: &[Row], variants: &[Variant], sizes: &[usize], runs: usize) {

@@ -4,20 +4,27 @@
 //!
 //! sign = SHA-256 of a 64-byte message + RSASSA-PKCS1-v1_5 with blinding and
 //! the fault check, as a user calls it; verify = the same hash + the public
-//! operation with e = 65537 + the encoding check. Each row runs for
-//! `--seconds`, in batches of about 50 ms; the figure is the median of the
-//! batches' operations per second.
+//! operation with e = 65537 + the encoding check. Method (`measure.rs`):
+//! ~50 ms batches for `--seconds` per row after a warm-up, on `--threads`
+//! threads at once; the figure is the median round's aggregate ops/s, with
+//! the slowest and fastest rounds as the spread.
 //!
-//! `--compare` adds, on the same key: the system OpenSSL through the
-//! `openssl` crate (EVP sign and verify, one-shot, SHA-256, PKCS#1 v1.5),
-//! and, when Python's `cryptography` package can be imported, the OpenSSL
-//! it bundles (OpenSSL 4.x), run as a subprocess with the same method.
+//! `--compare` adds, on the same key and with the same method and threads,
+//! the OpenSSL anchors: `redc-openssl-anchor` (crates/redc-openssl-anchor),
+//! which measures in process the libcrypto it links, built against the
+//! system OpenSSL and, as `redc-openssl-anchor-vendored`, against the newest
+//! OpenSSL from `openssl-src`. They are found next to the `redc` executable
+//! or through `REDC_OPENSSL_ANCHORS` (paths separated by `:`); redc itself
+//! links no OpenSSL. `bash scripts/speed.sh` builds all three and runs this.
+//! `--plot FILE.svg` draws ops/s against key size, one line per
+//! implementation and operation.
 
+use crate::measure::{MESSAGE, Spread, WARM_UP, measure};
 use redc::hash::HashAlg;
 use redc::keyfile::{Encoding, PrivateKeyFormat};
-use redc::rsa::{RsaPrivateKey, keygen, os_rng};
+use redc::rsa::{keygen, os_rng};
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 /// Arguments of `redc speed`.
 #[derive(clap::Args, Debug)]
@@ -31,26 +38,181 @@ pub struct SpeedArgs {
     /// Print a JSON array instead of the table.
     #[arg(long)]
     json: bool,
-    /// Measure OpenSSL on the same keys in the same run, and print the ratios.
+    /// Measure OpenSSL on the same keys in the same run (the anchor
+    /// binaries), and print the ratios.
     #[arg(long)]
     compare: bool,
     /// Add "sign-batch" rows: signatures per second through the batch path
-    /// (eight-lane IFMA kernel, four signatures per run), one thread.
+    /// (eight-lane IFMA kernel, four signatures per run).
     #[arg(long)]
     batch: bool,
+    /// Threads running each operation at once (like `openssl speed -multi N`);
+    /// the figures are aggregate ops/s. The anchors run as many.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Also draw ops/s against key size (log scale) as an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<String>,
 }
 
 /// Digests per batch call in the "sign-batch" rows.
 const BATCH_LEN: usize = 32;
 
-const MESSAGE: &[u8; 64] = b"redc speed: the message every implementation signs, 64 bytes....";
+/// Rounds spreading by more than this fraction of the median get a warning.
+const SPREAD_WARNING: f64 = 0.10;
+
+/// An OpenSSL anchor binary and what it reported about itself.
+struct Anchor {
+    path: PathBuf,
+    /// "system" (JSON fields openssl_*) or "newest" (newest_openssl_*).
+    role: &'static str,
+    version: String,
+    method: String,
+}
+
+/// One anchor's figures for a key size.
+#[derive(Clone, Copy)]
+struct AnchorRun {
+    sign: Spread,
+    verify: Spread,
+}
 
 struct Row {
     bits: usize,
     op: &'static str,
-    redc: f64,
-    system: Option<f64>,
-    newest: Option<f64>,
+    redc: Spread,
+    /// Per anchor (same order as the anchors), the matching figure.
+    anchors: Vec<Option<Spread>>,
+}
+
+const ANCHOR_SYSTEM: &str = "redc-openssl-anchor";
+const ANCHOR_NEWEST: &str = "redc-openssl-anchor-vendored";
+const BUILD_HINT: &str = "`bash scripts/speed.sh` builds redc and both anchors (system and newest OpenSSL) and runs the comparison";
+
+/// The anchors to run: `REDC_OPENSSL_ANCHORS` or the two names next to redc.
+fn find_anchors() -> Result<Vec<Anchor>, String> {
+    if std::env::var_os("REDC_PYTHON").is_some() {
+        eprintln!(
+            "redc speed: REDC_PYTHON is no longer used: the newest OpenSSL is measured in process by {ANCHOR_NEWEST}"
+        );
+    }
+    let candidates: Vec<(PathBuf, bool)> = match std::env::var_os("REDC_OPENSSL_ANCHORS") {
+        Some(list) => std::env::split_paths(&list)
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(|p| (p, true))
+            .collect(),
+        None => {
+            let dir = std::env::current_exe()
+                .ok()
+                .and_then(|p| p.parent().map(PathBuf::from))
+                .unwrap_or_default();
+            vec![(dir.join(ANCHOR_SYSTEM), false), (dir.join(ANCHOR_NEWEST), false)]
+        }
+    };
+    let mut anchors: Vec<Anchor> = Vec::new();
+    for (path, named) in candidates {
+        if !path.is_file() {
+            let why = if named {
+                "named in REDC_OPENSSL_ANCHORS"
+            } else {
+                "next to redc"
+            };
+            eprintln!(
+                "redc speed: no OpenSSL anchor at {} ({why}): {BUILD_HINT}",
+                path.display()
+            );
+            continue;
+        }
+        let v = run_anchor(&path, &["--version"], None).map_err(|e| format!("{}: {e}", path.display()))?;
+        let version = v["version"].as_str().unwrap_or("OpenSSL ?").to_string();
+        let method = v["method"].as_str().unwrap_or("?").to_string();
+        let vendored = v["build"].as_str().is_some_and(|b| b.contains("vendored"));
+        anchors.push(Anchor {
+            path,
+            role: "",
+            version,
+            method,
+        });
+        anchors.last_mut().expect("pushed").role = if vendored { "newest" } else { "system" };
+    }
+    if anchors.is_empty() {
+        return Err(format!("--compare: no OpenSSL anchor found; {BUILD_HINT}"));
+    }
+    // The system build first, then the newest; at most one of each role
+    // keeps the JSON fields unambiguous.
+    anchors.sort_by_key(|a| a.role != "system");
+    anchors.dedup_by_key(|a| a.role);
+    Ok(anchors)
+}
+
+/// Runs an anchor binary; its stdout is one JSON object.
+fn run_anchor(path: &PathBuf, args: &[&str], stdin: Option<&[u8]>) -> Result<serde_json::Value, String> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(path)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let mut input = child.stdin.take().expect("piped");
+    if let Some(data) = stdin {
+        input.write_all(data).map_err(|e| e.to_string())?;
+    }
+    drop(input);
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .last()
+            .unwrap_or("failed")
+            .to_string());
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("unexpected output: {e}"))
+}
+
+impl Anchor {
+    fn measure(&self, pkcs8_der: &[u8], seconds: f64, threads: usize) -> Result<AnchorRun, String> {
+        let v = run_anchor(
+            &self.path,
+            &[
+                "--seconds",
+                &seconds.to_string(),
+                "--threads",
+                &threads.to_string(),
+            ],
+            Some(pkcs8_der),
+        )?;
+        let spread = |o: &serde_json::Value| -> Result<Spread, String> {
+            match (
+                o["median"].as_f64(),
+                o["min"].as_f64(),
+                o["max"].as_f64(),
+                o["batches"].as_u64(),
+            ) {
+                (Some(median), Some(min), Some(max), Some(b)) if median > 0.0 => Ok(Spread {
+                    median,
+                    min,
+                    max,
+                    batches: b as usize,
+                }),
+                _ => Err("unexpected output".into()),
+            }
+        };
+        Ok(AnchorRun {
+            sign: spread(&v["sign"])?,
+            verify: spread(&v["verify"])?,
+        })
+    }
+
+    /// "OpenSSL 3.0.13" from "OpenSSL 3.0.13 30 Jan 2024".
+    fn short(&self) -> String {
+        self.version
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
 }
 
 /// Run `redc speed`; returns the exit status.
@@ -61,11 +223,24 @@ pub fn run(args: SpeedArgs) -> i32 {
     if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
         return crate::fail("speed", "--seconds must be above 0 and at most 3600");
     }
+    if let Some(p) = &args.plot
+        && (p == "-" || p.is_empty())
+    {
+        return crate::fail("speed", "--plot needs a file name (FILE.svg)");
+    }
     if let Some(msg) = redc::arch::select::kernel_request_error() {
         return crate::fail("speed", msg);
     }
+    let threads = usize::from(args.threads);
+    let anchors = if args.compare {
+        match find_anchors() {
+            Ok(a) => a,
+            Err(e) => return crate::fail("speed", e),
+        }
+    } else {
+        Vec::new()
+    };
     let progress = Progress::new();
-    let newest = if args.compare { newest_openssl() } else { None };
     let mut rows = Vec::new();
     for &bits in &args.bits {
         progress.say(&format!("{bits} bits: generating a key"));
@@ -78,68 +253,72 @@ pub fn run(args: SpeedArgs) -> i32 {
             Err(e) => return crate::fail("speed", e),
         };
         progress.say(&format!("{bits} bits: redc sign"));
-        let sign = measure(args.seconds, || {
-            let digest = HashAlg::Sha256.digest(MESSAGE);
-            let sig = key
-                .sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest)
-                .expect("sign");
-            std::hint::black_box(sig);
+        let key = &key;
+        let sign = measure(args.seconds, threads, || {
+            || {
+                let digest = HashAlg::Sha256.digest(MESSAGE);
+                let sig = key
+                    .sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest)
+                    .expect("sign");
+                std::hint::black_box(sig);
+            }
         });
         let sig = key
             .sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &HashAlg::Sha256.digest(MESSAGE))
             .expect("sign");
         progress.say(&format!("{bits} bits: redc verify"));
-        let public = key.to_public_key();
-        let verify = measure(args.seconds, || {
-            let digest = HashAlg::Sha256.digest(MESSAGE);
-            public
-                .verify_pkcs1v15(HashAlg::Sha256, &digest, &sig)
-                .expect("verify");
+        let public = &key.to_public_key();
+        let sig = &sig;
+        let verify = measure(args.seconds, threads, || {
+            || {
+                let digest = HashAlg::Sha256.digest(MESSAGE);
+                public
+                    .verify_pkcs1v15(HashAlg::Sha256, &digest, sig)
+                    .expect("verify");
+            }
         });
         let batch = if args.batch {
             progress.say(&format!("{bits} bits: redc sign-batch"));
             Some(
-                measure(args.seconds, || {
-                    let digests: Vec<Vec<u8>> = (0..BATCH_LEN)
-                        .map(|i| HashAlg::Sha256.digest(&[&MESSAGE[..], &[i as u8]].concat()))
-                        .collect();
-                    let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
-                    for sig in key.sign_pkcs1v15_batch(&mut os_rng(), HashAlg::Sha256, &refs) {
-                        std::hint::black_box(sig.expect("sign"));
+                measure(args.seconds, threads, || {
+                    || {
+                        let digests: Vec<Vec<u8>> = (0..BATCH_LEN)
+                            .map(|i| HashAlg::Sha256.digest(&[&MESSAGE[..], &[i as u8]].concat()))
+                            .collect();
+                        let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+                        for sig in key.sign_pkcs1v15_batch(&mut os_rng(), HashAlg::Sha256, &refs) {
+                            std::hint::black_box(sig.expect("sign"));
+                        }
                     }
-                }) * BATCH_LEN as f64,
+                })
+                .scaled(BATCH_LEN as f64),
             )
         } else {
             None
         };
-        let (mut sys_sign, mut sys_verify, mut new_sign, mut new_verify) = (None, None, None, None);
-        if args.compare {
-            progress.say(&format!("{bits} bits: system OpenSSL"));
-            match system_openssl(&pkcs8, args.seconds) {
-                Ok((s, v)) => (sys_sign, sys_verify) = (Some(s), Some(v)),
-                Err(e) => return crate::fail("speed", format!("system OpenSSL: {e}")),
-            }
-            if let Some(newest) = &newest {
-                progress.say(&format!("{bits} bits: {}", newest.version));
-                match newest.measure(&key, args.seconds) {
-                    Ok((s, v)) => (new_sign, new_verify) = (Some(s), Some(v)),
-                    Err(e) => eprintln!("redc speed: {}: {e} (skipped)", newest.version),
+        let mut runs = Vec::new();
+        for anchor in &anchors {
+            progress.say(&format!("{bits} bits: {}", anchor.short()));
+            match anchor.measure(&pkcs8, args.seconds, threads) {
+                Ok(r) => runs.push(Some(r)),
+                Err(e) => {
+                    eprintln!("redc speed: {}: {e} (skipped)", anchor.path.display());
+                    runs.push(None);
                 }
             }
         }
+        let pick = |f: fn(&AnchorRun) -> Spread| runs.iter().map(|r| r.as_ref().map(f)).collect::<Vec<_>>();
         rows.push(Row {
             bits,
             op: "sign",
             redc: sign,
-            system: sys_sign,
-            newest: new_sign,
+            anchors: pick(|r| r.sign),
         });
         rows.push(Row {
             bits,
             op: "verify",
             redc: verify,
-            system: sys_verify,
-            newest: new_verify,
+            anchors: pick(|r| r.verify),
         });
         if let Some(rate) = batch {
             // Compared with the anchors' one-at-a-time signing.
@@ -147,15 +326,80 @@ pub fn run(args: SpeedArgs) -> i32 {
                 bits,
                 op: "sign-batch",
                 redc: rate,
-                system: sys_sign,
-                newest: new_sign,
+                anchors: pick(|r| r.sign),
             });
         }
     }
     progress.done();
-    let system_version = openssl::version::version().to_string();
     let kernel = redc::exp::kernel_name();
     let cpu = redc::arch::select::cpu_model();
+    let redc_method = format!(
+        "in process: RsaPrivateKey::sign_pkcs1v15 / RsaPublicKey::verify_pkcs1v15 (SHA-256, PKCS#1 v1.5, blinding and fault check), kernel {kernel}"
+    );
+    // Every row whose rounds spread by more than 10%, redc's or an anchor's.
+    let mut warnings = Vec::new();
+    for r in &rows {
+        let named = std::iter::once(("redc".to_string(), Some(r.redc)))
+            .chain(anchors.iter().zip(&r.anchors).map(|(a, s)| (a.short(), *s)));
+        for (name, s) in named {
+            if let Some(s) = s
+                && s.relative_spread() > SPREAD_WARNING
+                && !(r.op == "sign-batch" && name != "redc")
+            {
+                warnings.push(format!(
+                    "{} bits {} {name}: rounds spread by {:.0}% of the median (min {:.1}, max {:.1} ops/s)",
+                    r.bits,
+                    r.op,
+                    100.0 * s.relative_spread(),
+                    s.min,
+                    s.max
+                ));
+            }
+        }
+    }
+    if let Some(path) = &args.plot {
+        let mut series = Vec::new();
+        let mut names = vec![("redc".to_string(), None)];
+        names.extend(anchors.iter().enumerate().map(|(i, a)| (a.short(), Some(i))));
+        let ops: &[&str] = if args.batch {
+            &["sign", "sign-batch", "verify"]
+        } else {
+            &["sign", "verify"]
+        };
+        for (name, idx) in &names {
+            for &op in ops {
+                if op == "sign-batch" && idx.is_some() {
+                    continue;
+                }
+                let points: Vec<(f64, f64)> = rows
+                    .iter()
+                    .filter(|r| r.op == op)
+                    .filter_map(|r| {
+                        let s = match idx {
+                            None => Some(r.redc),
+                            Some(i) => r.anchors[*i],
+                        };
+                        s.map(|s| (r.bits as f64, s.median))
+                    })
+                    .collect();
+                if !points.is_empty() {
+                    series.push(crate::plot::Series {
+                        label: format!("{name} {op}"),
+                        points,
+                    });
+                }
+            }
+        }
+        let title = format!(
+            "RSA PKCS#1 v1.5 SHA-256, {threads} thread{}: {cpu}",
+            if threads == 1 { "" } else { "s" }
+        );
+        if let Err(e) =
+            crate::plot::line_chart(path, &title, "key size (bits)", "operations per second", &series)
+        {
+            return crate::fail("speed", e);
+        }
+    }
     // The dual IFMA kernel's squaring, for the rows that run it: sign (the
     // CRT halves). Verify runs the single-modulus kernel, sign-batch the
     // eight-lane one; both square as a product.
@@ -172,30 +416,46 @@ pub fn run(args: SpeedArgs) -> i32 {
             .iter()
             .map(|r| {
                 let mut o = serde_json::json!({
-                    "bits": r.bits, "op": r.op, "ops_per_sec": round1(r.redc),
-                    "us_per_op": round1(1e6 / r.redc), "kernel": kernel, "cpu": cpu, "threads": 1,
+                    "bits": r.bits, "op": r.op, "ops_per_sec": round1(r.redc.median),
+                    "us_per_op": round1(1e6 * threads as f64 / r.redc.median), "kernel": kernel, "cpu": cpu,
+                    "threads": threads, "min_ops_per_sec": round1(r.redc.min),
+                    "max_ops_per_sec": round1(r.redc.max), "batches": r.redc.batches,
+                    "method": redc_method, "warm_up": WARM_UP,
                 });
                 if let Some(sq) = squaring(r) {
                     o["ifma_squaring"] = sq.into();
                 }
-                if let Some(s) = r.system {
-                    o["openssl_version"] = system_version.clone().into();
-                    o["openssl_ops_per_sec"] = round1(s).into();
-                    o["ratio"] = round3(r.redc / s).into();
-                }
-                if let (Some(n), Some(newest)) = (r.newest, &newest) {
-                    o["newest_openssl_version"] = newest.version.clone().into();
-                    o["newest_openssl_ops_per_sec"] = round1(n).into();
-                    o["newest_ratio"] = round3(r.redc / n).into();
+                for (a, s) in anchors.iter().zip(&r.anchors) {
+                    let Some(s) = s else { continue };
+                    let p = if a.role == "system" {
+                        "openssl"
+                    } else {
+                        "newest_openssl"
+                    };
+                    o[format!("{p}_version")] = a.version.clone().into();
+                    o[format!("{p}_ops_per_sec")] = round1(s.median).into();
+                    o[format!("{p}_min_ops_per_sec")] = round1(s.min).into();
+                    o[format!("{p}_max_ops_per_sec")] = round1(s.max).into();
+                    o[format!("{p}_anchor_method")] = a.method.clone().into();
+                    let ratio = if a.role == "system" {
+                        "ratio".to_string()
+                    } else {
+                        "newest_ratio".to_string()
+                    };
+                    o[ratio] = round3(r.redc.median / s.median).into();
                 }
                 o
             })
             .collect();
         crate::outln(&serde_json::to_string_pretty(&json).expect("plain JSON"));
+        for w in &warnings {
+            eprintln!("redc speed: warning: {w}");
+        }
         return 0;
     }
     let mut text = format!(
-        "RSA PKCS#1 v1.5 SHA-256, one thread, median of ~50 ms batches over {}s per row\nCPU: {cpu}; redc kernel: {kernel}",
+        "RSA PKCS#1 v1.5 SHA-256, {threads} thread{} (aggregate ops/s), median of ~50 ms batches over {}s per row after a warm-up of {WARM_UP}\nCPU: {cpu}; redc kernel: {kernel}",
+        if threads == 1 { "" } else { "s" },
         args.seconds
     );
     let choices: Vec<String> = rows
@@ -207,46 +467,46 @@ pub fn run(args: SpeedArgs) -> i32 {
     }
     text += "\n";
     text += &format!(
-        "{:>5} {:<op_width$}{:>12}{:>11}",
-        "bits", "op", "redc ops/s", "us/op"
+        "{:>5} {:<op_width$}{:>12}{:>21}{:>11}",
+        "bits", "op", "redc ops/s", "min..max", "us/op"
     );
-    if args.compare {
-        text += &format!(
-            "{:>24}{:>8}",
-            system_version
-                .split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" "),
-            "ratio"
-        );
-        if let Some(n) = &newest {
-            text += &format!(
-                "{:>24}{:>8}",
-                n.version.split_whitespace().take(2).collect::<Vec<_>>().join(" "),
-                "ratio"
-            );
-        }
+    for a in &anchors {
+        text += &format!("{:>16}{:>21}{:>8}", a.short(), "min..max", "ratio");
     }
     text += "\n";
     for r in &rows {
         text += &format!(
-            "{:>5} {:<op_width$}{:>12.1}{:>11.1}",
+            "{:>5} {:<op_width$}{:>12.1}{:>21}{:>11.1}",
             r.bits,
             r.op,
-            r.redc,
-            1e6 / r.redc
+            r.redc.median,
+            format!("{:.1}..{:.1}", r.redc.min, r.redc.max),
+            1e6 * threads as f64 / r.redc.median
         );
-        if let Some(s) = r.system {
-            text += &format!("{:>24.1}{:>7.2}x", s, r.redc / s);
-        }
-        if let Some(n) = r.newest {
-            text += &format!("{:>24.1}{:>7.2}x", n, r.redc / n);
+        for s in &r.anchors {
+            match s {
+                Some(s) => {
+                    text += &format!(
+                        "{:>16.1}{:>21}{:>7.2}x",
+                        s.median,
+                        format!("{:.1}..{:.1}", s.min, s.max),
+                        r.redc.median / s.median
+                    )
+                }
+                None => text += &format!("{:>16}{:>21}{:>8}", "-", "", ""),
+            }
         }
         text += "\n";
     }
-    if args.compare {
-        text += "ratio = redc ops/s / OpenSSL ops/s on the same key (above 1: redc is faster)\n";
+    text += &format!("redc: {redc_method}\n");
+    for a in &anchors {
+        text += &format!("{}: {} ({})\n", a.short(), a.method, a.path.display());
+    }
+    if !anchors.is_empty() {
+        text += "ratio = redc ops/s / OpenSSL ops/s on the same key, same method and threads (above 1: redc is faster)\n";
+    }
+    for w in &warnings {
+        text += &format!("warning: {w}\n");
     }
     crate::out(&text);
     0
@@ -258,148 +518,6 @@ fn round1(x: f64) -> f64 {
 
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
-}
-
-/// Median operations per second of `op` over `seconds`, in ~50 ms batches.
-fn measure(seconds: f64, mut op: impl FnMut()) -> f64 {
-    // Warm up and size the batch.
-    let start = Instant::now();
-    let mut warm = 0u64;
-    while start.elapsed() < Duration::from_millis(20) || warm < 2 {
-        op();
-        warm += 1;
-    }
-    let per_op = start.elapsed().as_secs_f64() / warm as f64;
-    let batch = ((0.05 / per_op) as u64).max(1);
-    let deadline = Instant::now() + Duration::from_secs_f64(seconds);
-    let mut rates = Vec::new();
-    while Instant::now() < deadline || rates.len() < 3 {
-        let t = Instant::now();
-        for _ in 0..batch {
-            op();
-        }
-        rates.push(batch as f64 / t.elapsed().as_secs_f64());
-    }
-    rates.sort_by(f64::total_cmp);
-    rates[rates.len() / 2]
-}
-
-/// The system OpenSSL on the same key: (sign, verify) ops per second.
-fn system_openssl(pkcs8_der: &[u8], seconds: f64) -> Result<(f64, f64), String> {
-    use openssl::hash::MessageDigest;
-    use openssl::pkey::PKey;
-    use openssl::sign::{Signer, Verifier};
-    let pkey = PKey::private_key_from_der(pkcs8_der).map_err(|e| e.to_string())?;
-    let sign_once = || -> Vec<u8> {
-        let mut signer = Signer::new(MessageDigest::sha256(), &pkey).expect("EVP signer");
-        signer.sign_oneshot_to_vec(MESSAGE).expect("OpenSSL sign")
-    };
-    let sig = sign_once();
-    let sign = measure(seconds, || {
-        std::hint::black_box(sign_once());
-    });
-    let verify = measure(seconds, || {
-        let mut verifier = Verifier::new(MessageDigest::sha256(), &pkey).expect("EVP verifier");
-        assert!(verifier.verify_oneshot(&sig, MESSAGE).expect("OpenSSL verify"));
-    });
-    Ok((sign, verify))
-}
-
-/// OpenSSL as bundled by Python's `cryptography` (OpenSSL 4.x today).
-struct NewestOpenssl {
-    python: String,
-    version: String,
-}
-
-/// The measuring script: reads a PKCS#8 PEM key on stdin, prints JSON.
-const PY_SPEED: &str = r#"
-import json, sys, time
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding
-seconds = float(sys.argv[1])
-msg = sys.argv[2].encode()
-key = serialization.load_pem_private_key(sys.stdin.buffer.read(), password=None)
-pub = key.public_key()
-def measure(op):
-    start, warm = time.perf_counter(), 0
-    while time.perf_counter() - start < 0.02 or warm < 2:
-        op(); warm += 1
-    per = (time.perf_counter() - start) / warm
-    batch = max(1, int(0.05 / per))
-    deadline, rates = time.perf_counter() + seconds, []
-    while time.perf_counter() < deadline or len(rates) < 3:
-        t = time.perf_counter()
-        for _ in range(batch):
-            op()
-        rates.append(batch / (time.perf_counter() - t))
-    rates.sort()
-    return rates[len(rates) // 2]
-sig = key.sign(msg, padding.PKCS1v15(), hashes.SHA256())
-s = measure(lambda: key.sign(msg, padding.PKCS1v15(), hashes.SHA256()))
-v = measure(lambda: pub.verify(sig, msg, padding.PKCS1v15(), hashes.SHA256()))
-print(json.dumps({"sign": s, "verify": v}))
-"#;
-
-fn newest_openssl() -> Option<NewestOpenssl> {
-    let python = std::env::var("REDC_PYTHON").unwrap_or_else(|_| "python3".into());
-    let out = std::process::Command::new(&python)
-        .args([
-            "-c",
-            "from cryptography.hazmat.backends.openssl import backend; print(backend.openssl_version_text())",
-        ])
-        .output()
-        .ok()?;
-    if !out.status.success() {
-        eprintln!(
-            "redc speed: Python's cryptography package not found: comparing with the system OpenSSL only"
-        );
-        return None;
-    }
-    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
-    Some(NewestOpenssl {
-        python,
-        version: format!("{version} (python cryptography)"),
-    })
-}
-
-impl NewestOpenssl {
-    fn measure(&self, key: &RsaPrivateKey, seconds: f64) -> Result<(f64, f64), String> {
-        use std::process::{Command, Stdio};
-        let pem = key
-            .to_key_file(PrivateKeyFormat::Pkcs8, Encoding::Pem)
-            .map_err(|e| e.to_string())?;
-        let mut child = Command::new(&self.python)
-            .args([
-                "-c",
-                PY_SPEED,
-                &seconds.to_string(),
-                std::str::from_utf8(MESSAGE).expect("ascii"),
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| e.to_string())?;
-        child
-            .stdin
-            .take()
-            .expect("piped")
-            .write_all(&pem)
-            .map_err(|e| e.to_string())?;
-        let out = child.wait_with_output().map_err(|e| e.to_string())?;
-        if !out.status.success() {
-            return Err(String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("failed")
-                .to_string());
-        }
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
-        match (v["sign"].as_f64(), v["verify"].as_f64()) {
-            (Some(s), Some(v)) => Ok((s, v)),
-            _ => Err("unexpected output".into()),
-        }
-    }
 }
 
 /// One progress line on stderr, rewritten in place on a terminal.

@@ -68,25 +68,42 @@ pub fn md_name(h: redc::hash::HashAlg) -> &'static str {
     use redc::hash::HashAlg;
     match h {
         HashAlg::Sha1 => "SHA1",
+        HashAlg::Sha224 => "SHA224",
         HashAlg::Sha256 => "SHA256",
         HashAlg::Sha384 => "SHA384",
         HashAlg::Sha512 => "SHA512",
+        HashAlg::Sha512_224 => "SHA512-224",
+        HashAlg::Sha512_256 => "SHA512-256",
+        HashAlg::Sha3_224 => "SHA3-224",
+        HashAlg::Sha3_256 => "SHA3-256",
+        HashAlg::Sha3_384 => "SHA3-384",
+        HashAlg::Sha3_512 => "SHA3-512",
     }
 }
 
 /// A digest name as OpenSSL spells it ("SHA256", "SHA2-256", "sha-256",
 /// "SHA1", or the dotted OID, which OpenSSL's name map also accepts and
-/// passes on as given); `None` for a digest redc does not have.
+/// passes on as given); `None` for a digest the provider does not offer:
+/// SHA-1 and SHA-2 (SHA-3 is in the library, not yet in the provider's
+/// algorithm identifiers).
 pub fn parse_md(name: &str) -> Option<redc::hash::HashAlg> {
     use redc::hash::HashAlg;
     // OIDs: RFC 3279 2.2.1 (SHA-1), NIST CSOR hashAlgs (SHA-2).
-    match name.trim() {
+    let h = match name.trim() {
         "1.3.14.3.2.26" => Some(HashAlg::Sha1),
         "2.16.840.1.101.3.4.2.1" => Some(HashAlg::Sha256),
         "2.16.840.1.101.3.4.2.2" => Some(HashAlg::Sha384),
         "2.16.840.1.101.3.4.2.3" => Some(HashAlg::Sha512),
+        "2.16.840.1.101.3.4.2.4" => Some(HashAlg::Sha224),
+        "2.16.840.1.101.3.4.2.5" => Some(HashAlg::Sha512_224),
+        "2.16.840.1.101.3.4.2.6" => Some(HashAlg::Sha512_256),
         other => HashAlg::from_name(other),
-    }
+    }?;
+    let sha3 = matches!(
+        h,
+        HashAlg::Sha3_224 | HashAlg::Sha3_256 | HashAlg::Sha3_384 | HashAlg::Sha3_512
+    );
+    (!sha3).then_some(h)
 }
 
 /// The RSA padding modes, with OpenSSL's numbers (`RSA_PKCS1_PADDING` = 1, ...).

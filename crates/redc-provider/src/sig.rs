@@ -274,7 +274,7 @@ impl SigCtx {
                         Some(k) => self.pss_salt_for_sign(h, k)?,
                         None => match self.pss_salt_for_verify(h, key.public())? {
                             SaltLen::Exact(n) => n,
-                            SaltLen::Auto => return None,
+                            SaltLen::Auto | SaltLen::AtLeast(_) => return None,
                         },
                     };
                     Some(Value::Octet(pss_algorithm_id(h, salt)))
@@ -301,17 +301,33 @@ fn type1_pad(data: &[u8], k: usize) -> Option<Vec<u8>> {
 }
 
 /// The DER AlgorithmIdentifier of `<hash>WithRSAEncryption` (RFC 8017
-/// appendix C): OID 1.2.840.113549.1.1.{5,11,12,13} with NULL parameters.
+/// appendix C): OID 1.2.840.113549.1.1.{5,11,12,13,14,15,16} with NULL
+/// parameters; for SHA-3, id-rsassa-pkcs1-v1_5-with-sha3-* (NIST CSOR
+/// 2.16.840.1.101.3.4.3.{13..16}), also with NULL parameters.
 pub fn pkcs1_algorithm_id(h: HashAlg) -> Vec<u8> {
-    let last = match h {
-        HashAlg::Sha1 => 5,
-        HashAlg::Sha256 => 11,
-        HashAlg::Sha384 => 12,
-        HashAlg::Sha512 => 13,
+    let pkcs1 = |last: u8| -> Vec<u8> {
+        let mut alg = der(0x06, &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, last]);
+        alg.extend_from_slice(&[0x05, 0x00]);
+        der(0x30, &alg)
     };
-    vec![
-        0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, last, 0x05, 0x00,
-    ]
+    let nist = |last: u8| -> Vec<u8> {
+        let mut alg = der(0x06, &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, last]);
+        alg.extend_from_slice(&[0x05, 0x00]);
+        der(0x30, &alg)
+    };
+    match h {
+        HashAlg::Sha1 => pkcs1(5),
+        HashAlg::Sha256 => pkcs1(11),
+        HashAlg::Sha384 => pkcs1(12),
+        HashAlg::Sha512 => pkcs1(13),
+        HashAlg::Sha224 => pkcs1(14),
+        HashAlg::Sha512_224 => pkcs1(15),
+        HashAlg::Sha512_256 => pkcs1(16),
+        HashAlg::Sha3_224 => nist(13),
+        HashAlg::Sha3_256 => nist(14),
+        HashAlg::Sha3_384 => nist(15),
+        HashAlg::Sha3_512 => nist(16),
+    }
 }
 
 /// A DER TLV.
@@ -338,6 +354,13 @@ fn hash_algorithm_id(h: HashAlg) -> Vec<u8> {
         HashAlg::Sha256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01],
         HashAlg::Sha384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02],
         HashAlg::Sha512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03],
+        HashAlg::Sha224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04],
+        HashAlg::Sha512_224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x05],
+        HashAlg::Sha512_256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x06],
+        HashAlg::Sha3_224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x07],
+        HashAlg::Sha3_256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x08],
+        HashAlg::Sha3_384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x09],
+        HashAlg::Sha3_512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0a],
     };
     let mut alg = der(0x06, oid);
     alg.extend_from_slice(&[0x05, 0x00]);

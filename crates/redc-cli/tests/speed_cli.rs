@@ -1,0 +1,240 @@
+//! `redc speed` and `redc bench mont` as programs: threads, the spread, the
+//! anchor protocol (through a stand-in anchor whose figures are fixed, so
+//! every number it reports has a known place in redc's output), the plots,
+//! and the missing-anchor error. Short runs (0.05 s per row, 1024 bits).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn redc(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_redc"));
+    c.args(args)
+        .env_remove("REDC_OPENSSL_ANCHORS")
+        .env_remove("REDC_PYTHON");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run redc")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("redc-speed-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json(o: &Output) -> Vec<Value> {
+    assert!(
+        o.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice::<Value>(&o.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn threads_spread_and_plot() {
+    let dir = scratch("plot");
+    let svg = dir.join("speed.svg");
+    let o = redc(
+        &[
+            "speed",
+            "--bits",
+            "1024",
+            "--seconds",
+            "0.05",
+            "--threads",
+            "2",
+            "--json",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let rows = json(&o);
+    assert_eq!(
+        rows.iter().map(|r| r["op"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["sign", "verify"]
+    );
+    for r in &rows {
+        assert_eq!(r["threads"], 2);
+        assert_eq!(r["bits"], 1024);
+        let (min, med, max) = (
+            r["min_ops_per_sec"].as_f64().unwrap(),
+            r["ops_per_sec"].as_f64().unwrap(),
+            r["max_ops_per_sec"].as_f64().unwrap(),
+        );
+        assert!(0.0 < min && min <= med && med <= max, "{r}");
+        assert!(r["batches"].as_u64().unwrap() >= 3);
+        assert!(r.get("openssl_ops_per_sec").is_none());
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..40.min(text.len())]);
+    assert!(text.contains("redc sign") && text.contains("redc verify"));
+    assert!(text.contains("2 threads"));
+}
+
+/// A stand-in anchor: records its arguments and stdin, reports fixed figures.
+fn fake_anchor(dir: &Path) -> PathBuf {
+    let path = dir.join("fake-anchor");
+    let script = format!(
+        r#"#!/bin/sh
+if [ "$1" = --version ]; then
+  echo '{{"version":"OpenSSL 9.9.9 test","build":"system test","method":"stand-in"}}'
+  exit 0
+fi
+echo "$@" > {dir}/args
+cat > {dir}/key.der
+echo '{{"version":"OpenSSL 9.9.9 test","build":"system test","method":"stand-in","threads":2,
+ "sign":{{"median":100,"min":90,"max":130,"batches":5}},
+ "verify":{{"median":1000,"min":990,"max":1010,"batches":5}}}}'
+"#,
+        dir = dir.display()
+    );
+    std::fs::write(&path, script).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+#[test]
+fn compare_runs_the_anchor_with_the_key_and_threads() {
+    let dir = scratch("anchor");
+    let anchor = fake_anchor(&dir);
+    let o = redc(
+        &[
+            "speed",
+            "--bits",
+            "1024",
+            "--seconds",
+            "0.05",
+            "--threads",
+            "2",
+            "--compare",
+            "--json",
+        ],
+        &[("REDC_OPENSSL_ANCHORS", anchor.to_str().unwrap())],
+    );
+    let rows = json(&o);
+    let sign = &rows[0];
+    assert_eq!(sign["op"], "sign");
+    assert_eq!(sign["openssl_version"], "OpenSSL 9.9.9 test");
+    assert_eq!(sign["openssl_ops_per_sec"], 100.0);
+    assert_eq!(sign["openssl_min_ops_per_sec"], 90.0);
+    assert_eq!(sign["openssl_max_ops_per_sec"], 130.0);
+    assert_eq!(sign["openssl_anchor_method"], "stand-in");
+    let ratio = sign["ratio"].as_f64().unwrap();
+    let expect = sign["ops_per_sec"].as_f64().unwrap() / 100.0;
+    assert!(
+        (ratio - expect).abs() < 0.002 * expect.max(1.0),
+        "{ratio} {expect}"
+    );
+    assert_eq!(rows[1]["openssl_ops_per_sec"], 1000.0);
+    assert!(sign.get("newest_openssl_version").is_none());
+    // The anchor was asked for the same time and threads...
+    let args = std::fs::read_to_string(dir.join("args")).unwrap();
+    assert_eq!(args.trim(), "--seconds 0.05 --threads 2");
+    // ...and got a 1024-bit PKCS#8 DER private key (read back by OpenSSL).
+    match Command::new("openssl")
+        .args(["pkey", "-inform", "DER", "-noout", "-text", "-in"])
+        .arg(dir.join("key.der"))
+        .output()
+    {
+        Ok(out) => {
+            assert!(out.status.success());
+            assert!(String::from_utf8_lossy(&out.stdout).contains("(1024 bit"));
+        }
+        Err(_) => eprintln!("SKIPPED: the openssl binary is missing; key.der not checked"),
+    }
+    // Its sign spread (40% of the median) is reported.
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("1024 bits sign OpenSSL 9.9.9: rounds spread by 40%")
+    );
+}
+
+#[test]
+fn compare_without_an_anchor_fails_with_one_clear_line() {
+    let dir = scratch("missing");
+    let svg = dir.join("never.svg");
+    let o = redc(
+        &[
+            "speed",
+            "--bits",
+            "1024",
+            "--seconds",
+            "0.05",
+            "--compare",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        &[
+            ("REDC_OPENSSL_ANCHORS", "/nonexistent/anchor"),
+            ("REDC_PYTHON", "/nonexistent"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("REDC_PYTHON is no longer used"), "{err}");
+    assert!(
+        err.contains("/nonexistent/anchor") && err.contains("scripts/speed.sh"),
+        "{err}"
+    );
+    assert!(
+        err.lines()
+            .last()
+            .unwrap()
+            .starts_with("redc speed: --compare: no OpenSSL anchor found")
+    );
+    assert!(!svg.exists());
+}
+
+#[test]
+fn bench_mont_plot_has_a_line_per_variant() {
+    let dir = scratch("mont");
+    let svg = dir.join("mont.svg");
+    let o = redc(
+        &[
+            "bench",
+            "mont",
+            "--bits",
+            "64,128",
+            "--runs",
+            "1",
+            "--variants",
+            "cios,sqr",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"));
+    // One legend entry per variant (plotters puts a text's content on its own line).
+    for v in ["cios", "sqr"] {
+        assert_eq!(text.lines().filter(|l| l.trim() == v).count(), 1, "{v}");
+    }
+    let o = redc(&["bench", "mont", "--bits", "64", "--plot", "-"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn redc_links_no_openssl() {
+    let Ok(o) = Command::new("ldd").arg(env!("CARGO_BIN_EXE_redc")).output() else {
+        eprintln!("SKIPPED: ldd is missing");
+        return;
+    };
+    let libs = String::from_utf8_lossy(&o.stdout);
+    assert!(libs.contains("libc.so"), "{libs}");
+    assert!(!libs.contains("libssl") && !libs.contains("libcrypto"), "{libs}");
+}
