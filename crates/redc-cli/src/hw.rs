@@ -120,6 +120,9 @@ pub struct ReproduceArgs {
     /// Print a JSON array of rows.
     #[arg(long)]
     pub json: bool,
+    /// Also draw model / paper for every row (log scale, 1 = exact) as SVG.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<String>,
 }
 
 /// Run `redc hw`; returns the exit status.
@@ -127,10 +130,7 @@ pub fn run(args: HwArgs) -> i32 {
     let outcome = match args.command {
         HwCommand::Modexp(a) => modexp(&a),
         HwCommand::Montmul(a) => montmul(&a),
-        HwCommand::Reproduce(a) => {
-            reproduce_cmd(&a);
-            Ok(())
-        }
+        HwCommand::Reproduce(a) => reproduce_cmd(&a),
         HwCommand::Rtl(a) => rtl_cmd(&a),
     };
     match outcome {
@@ -398,8 +398,47 @@ fn rtl_cmd(args: &RtlArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn reproduce_cmd(args: &ReproduceArgs) {
+fn reproduce_cmd(args: &ReproduceArgs) -> Result<(), String> {
+    // A plot that could not be written fails before the (seconds long) models run.
+    if let Some(path) = &args.plot {
+        let dir = std::path::Path::new(path)
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            return Err(format!(
+                "--plot '{}': no such directory",
+                redc::keyfile::quote_untrusted(path)
+            ));
+        }
+    }
     let rows = reproduce::rows();
+    if let Some(path) = &args.plot {
+        // One point per row: the model's figure over the paper's, beside the
+        // line of exact agreement.
+        let ratios: Vec<(f64, f64)> = rows
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.ratio().is_finite() && r.ratio() > 0.0)
+            .map(|(i, r)| ((i + 1) as f64, r.ratio()))
+            .collect();
+        let exact = vec![(1.0, 1.0), (rows.len() as f64, 1.0)];
+        crate::plot::line_chart(
+            path,
+            "redc hw reproduce: model / paper per row (1 = the paper's figure)",
+            "row (in the order of `redc hw reproduce`)",
+            "model / paper",
+            &[
+                crate::plot::Series {
+                    label: "model / paper".into(),
+                    points: ratios,
+                },
+                crate::plot::Series {
+                    label: "exact".into(),
+                    points: exact,
+                },
+            ],
+        )?;
+    }
     if args.json {
         let arr: Vec<serde_json::Value> = rows
             .iter()
@@ -419,7 +458,7 @@ fn reproduce_cmd(args: &ReproduceArgs) {
             })
             .collect();
         crate::outln(&serde_json::Value::Array(arr).to_string());
-        return;
+        return Ok(());
     }
     crate::outln(&format!(
         "{:<26} {:<12} {:<52} {:<44} {:>12} {:<7} {:>12} {:>7}",
@@ -450,6 +489,7 @@ fn reproduce_cmd(args: &ReproduceArgs) {
     crate::outln(
         "source: printed = the figure is printed in the paper; formula = computed from the paper's formula",
     );
+    Ok(())
 }
 
 fn fmt_num(x: f64) -> String {

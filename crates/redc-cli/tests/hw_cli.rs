@@ -283,3 +283,42 @@ fn rtl_bad_arguments_exit_2() {
         assert!(!dir.exists(), "no output for bad arguments");
     }
 }
+
+/// `redc hw reproduce --plot FILE.svg`: an SVG with one point per row
+/// (model / paper) beside the line of exact agreement, the table still
+/// printed; an unwritable path: exit 2 and no table.
+#[test]
+fn reproduce_plot_writes_an_svg() {
+    let dir = std::env::temp_dir().join(format!("redc-hw-plot-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("reproduce.svg");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(["hw", "reproduce", "--plot", svg.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    let rows = table.lines().filter(|l| l.starts_with("00")).count();
+    assert!(rows > 10, "{table}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("model / paper") && text.contains("exact"));
+    // One marker per row with a finite ratio, plus the two ends of the exact line.
+    assert!(
+        text.matches("<circle").count() >= rows,
+        "{} circles for {rows} rows",
+        text.matches("<circle").count()
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args([
+            "hw",
+            "reproduce",
+            "--plot",
+            dir.join("missing/x.svg").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such directory"));
+}
