@@ -210,10 +210,30 @@ fn print_object(value: serde_json::Value, as_json: bool) {
     if let serde_json::Value::Object(map) = value {
         for (k, v) in map {
             match v {
+                // The numbers' values (result, R) are hexadecimal: say so with
+                // 0x; every other figure is a decimal count.
+                serde_json::Value::String(s) if HEX_FIELDS.contains(&k.as_str()) => {
+                    crate::outln(&format!("{k}: 0x{s}"))
+                }
                 serde_json::Value::String(s) => crate::outln(&format!("{k}: {s}")),
                 other => crate::outln(&format!("{k}: {other}")),
             }
         }
+    }
+}
+
+/// The fields of `modexp`/`montmul` that hold numbers in hexadecimal (the
+/// JSON form keeps them as bare lowercase hex strings).
+const HEX_FIELDS: [&str; 2] = ["result", "r"];
+
+/// A seed paper by its authors (a clone of the repository does not carry
+/// the seed files themselves); the JSON keeps the seed file's name.
+fn paper_name(seed: &str) -> &'static str {
+    match seed.get(..3) {
+        Some("002") => "002 Zhao et al.",
+        Some("003") => "003 Shand, Vuillemin",
+        Some("004") => "004 McIvor et al.",
+        _ => "(unknown)",
     }
 }
 
@@ -471,7 +491,7 @@ fn reproduce_cmd(args: &ReproduceArgs) -> Result<(), String> {
         }
         crate::outln(&format!(
             "{:<26} {:<12} {:<52} {:<44} {:>12} {:<7} {:>12} {:>7.4}{flag}",
-            r.paper,
+            paper_name(r.paper),
             r.table,
             r.row,
             r.quantity,

@@ -301,6 +301,8 @@ fn reproduce_plot_writes_an_svg() {
     let table = String::from_utf8_lossy(&o.stdout);
     let rows = table.lines().filter(|l| l.starts_with("00")).count();
     assert!(rows > 10, "{table}");
+    // Papers by their authors: a clone has no seed files to name.
+    assert!(!table.contains(".txt") && table.contains("McIvor"), "{table}");
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.contains("model / paper") && text.contains("exact"));
     // One marker per row with a finite ratio, plus the two ends of the exact line.
@@ -321,4 +323,37 @@ fn reproduce_plot_writes_an_svg() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such directory"));
+}
+
+/// The text form says which numbers are hexadecimal (0x) and leaves the
+/// counts decimal; the JSON form keeps bare lowercase hex.
+#[test]
+fn text_output_marks_hexadecimal_numbers() {
+    let args = [
+        "hw",
+        "modexp",
+        "--design",
+        "csa5to2",
+        "--modulus",
+        "f1",
+        "--base",
+        "11",
+        "--exp",
+        "1e",
+    ];
+    let o = redc(&args);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    // 0x11^0x1e mod 0xf1 = 0xe9 (num-bigint below), in hex; cycles in decimal.
+    let want = num_bigint::BigUint::from(0x11u32).modpow(&0x1eu32.into(), &0xf1u32.into());
+    assert!(text.contains(&format!("result: 0x{want:x}\n")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("cycles: ") && l[8..].bytes().all(|c| c.is_ascii_digit()))
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let o = redc(&json_args);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["result"], format!("{want:x}"));
 }
