@@ -123,6 +123,10 @@ pub struct ReproduceArgs {
     /// Also draw model / paper for every row (log scale, 1 = exact) as SVG.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<String>,
+    /// Show progress even when stderr is not a terminal (the models take
+    /// seconds; shown on a terminal anyway).
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// Run `redc hw`; returns the exit status.
@@ -431,7 +435,12 @@ fn reproduce_cmd(args: &ReproduceArgs) -> Result<(), String> {
             ));
         }
     }
+    let spinner =
+        crate::progress::spinner(args.progress, "redc hw reproduce: running the models".to_string());
     let rows = reproduce::rows();
+    if let Some(bar) = &spinner {
+        bar.finish_and_clear();
+    }
     if let Some(path) = &args.plot {
         // One point per row: the model's figure over the paper's, beside the
         // line of exact agreement.

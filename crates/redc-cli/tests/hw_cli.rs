@@ -294,10 +294,12 @@ fn reproduce_plot_writes_an_svg() {
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("reproduce.svg");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(["hw", "reproduce", "--plot", svg.to_str().unwrap()])
+        .args(["hw", "reproduce", "--progress", "--plot", svg.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The models take seconds: --progress shows it off a terminal too.
+    assert!(String::from_utf8_lossy(&o.stderr).contains("running the models"));
     let table = String::from_utf8_lossy(&o.stdout);
     let rows = table.lines().filter(|l| l.starts_with("00")).count();
     assert!(rows > 10, "{table}");
