@@ -90,9 +90,9 @@ impl CipherCtx {
         crate::trace(&format!("encrypt {:?}", self.pad));
         match self.pad {
             Pad::Pkcs1 => key.encrypt_pkcs1v15(rng, msg).ok(),
-            Pad::Oaep if self.mgf1.is_none_or(|m| m == self.md) => {
-                key.encrypt_oaep(rng, self.md, &self.label, msg).ok()
-            }
+            Pad::Oaep => key
+                .encrypt_oaep_mgf1(rng, self.md, self.mgf1.unwrap_or(self.md), &self.label, msg)
+                .ok(),
             Pad::None => key.raw_public(msg).ok(),
             _ => None,
         }
@@ -114,9 +114,9 @@ impl CipherCtx {
                     .ok()
                     .map(Zeroizing::new)
             }
-            Pad::Oaep if self.mgf1.is_none_or(|m| m == self.md) => {
-                key.decrypt_oaep(rng, self.md, &self.label, ct).ok()
-            }
+            Pad::Oaep => key
+                .decrypt_oaep_mgf1(rng, self.md, self.mgf1.unwrap_or(self.md), &self.label, ct)
+                .ok(),
             Pad::None => key.raw_private(rng, ct).ok(),
             Pad::Tls => {
                 if self.tls_client_version == 0 {

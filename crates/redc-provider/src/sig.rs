@@ -135,11 +135,9 @@ impl SigCtx {
                 key.raw_private(rng, &em).ok().map(|s| s.to_vec())
             }
             (Pad::Pss, Some(h)) => {
-                if self.mgf1.is_some_and(|m| m != h) {
-                    return None;
-                }
                 let salt = self.pss_salt_for_sign(h, key)?;
-                key.sign_pss(rng, h, tbs, Some(salt)).ok()
+                key.sign_pss_mgf1(rng, h, self.mgf1.unwrap_or(h), tbs, Some(salt))
+                    .ok()
             }
             (Pad::None, None) => key.raw_private(rng, tbs).ok().map(|s| s.to_vec()),
             _ => None,
@@ -162,15 +160,12 @@ impl SigCtx {
                 (Ok(em), Some(expected)) => em == expected,
                 _ => false,
             },
-            (Pad::Pss, Some(h)) => {
-                if self.mgf1.is_some_and(|m| m != h) {
-                    return false;
-                }
-                match self.pss_salt_for_verify(h, key) {
-                    Some(salt) => key.verify_pss(h, tbs, sig, salt).is_ok(),
-                    None => false,
-                }
-            }
+            (Pad::Pss, Some(h)) => match self.pss_salt_for_verify(h, key) {
+                Some(salt) => key
+                    .verify_pss_mgf1(h, self.mgf1.unwrap_or(h), tbs, sig, salt)
+                    .is_ok(),
+                None => false,
+            },
             (Pad::None, None) => key.raw_public(sig).is_ok_and(|m| m == tbs),
             _ => false,
         }

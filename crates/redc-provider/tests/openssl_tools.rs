@@ -205,8 +205,20 @@ fn pkeyutl_encrypt_and_decrypt_across() {
     let dir = need_openssl!();
     let (key, public, _) = key(2048);
     let msg = write("enc.msg", MSG);
-    let paddings: [(&str, Vec<&str>); 4] = [
+    let paddings: [(&str, Vec<&str>); 5] = [
         ("pkcs1", vec![]),
+        (
+            // Java's OAEPWithSHA-256AndMGF1Padding: MGF1 over SHA-1.
+            "oaep-sha256-mgf1-sha1",
+            vec![
+                "-pkeyopt",
+                "rsa_padding_mode:oaep",
+                "-pkeyopt",
+                "rsa_oaep_md:sha256",
+                "-pkeyopt",
+                "rsa_mgf1_md:sha1",
+            ],
+        ),
         ("oaep-sha1", vec!["-pkeyopt", "rsa_padding_mode:oaep"]),
         (
             "oaep-sha256-label",
@@ -605,5 +617,55 @@ fn s_server_and_s_client_handshake_through_the_provider() {
         if let Some(op) = client_op {
             assert!(redc_did(&c_err, op), "client: {c_err}");
         }
+    }
+}
+
+/// PSS with MGF1 over another hash than the message's (`rsa_mgf1_md`):
+/// signed by one provider, verified by the other, both ways.
+#[test]
+fn pss_with_another_mgf1_hash_across() {
+    let dir = need_openssl!();
+    let (key, public, _) = key(2048);
+    let msg = write("mgf1.msg", MSG);
+    let opts = [
+        "-sigopt",
+        "rsa_padding_mode:pss",
+        "-sigopt",
+        "rsa_mgf1_md:sha1",
+        "-sigopt",
+        "rsa_pss_saltlen:digest",
+    ];
+    let (redc, none) = (with_redc(dir), Vec::new());
+    for (sign_redc, name) in [(true, "redc"), (false, "default")] {
+        let sig = format!("mgf1-{name}.sig");
+        let mut args = vec!["dgst", "-sha256", "-sign", &key, "-out", &sig];
+        args.extend(opts);
+        args.push(&msg);
+        let (_, err) = openssl_ok(&args, if sign_redc { &redc } else { &none });
+        assert_eq!(redc_did(&err, "sign"), sign_redc, "{err}");
+        let mut verify = vec!["dgst", "-sha256", "-verify", &public, "-signature", &sig];
+        verify.extend(opts);
+        verify.push(&msg);
+        let (out, err) = openssl_ok(&verify, if sign_redc { &none } else { &redc });
+        assert!(out.contains("Verified OK"), "{name}: {out}");
+        assert_eq!(redc_did(&err, "verify"), !sign_redc, "{err}");
+        // The same signature under MGF1-SHA-256 does not verify.
+        let mut wrong = vec!["dgst", "-sha256", "-verify", &public, "-signature", &sig];
+        wrong.extend([
+            "-sigopt",
+            "rsa_padding_mode:pss",
+            "-sigopt",
+            "rsa_pss_saltlen:digest",
+        ]);
+        wrong.push(&msg);
+        let o = std::process::Command::new("openssl")
+            .args(&wrong)
+            .args(&redc)
+            .output()
+            .unwrap();
+        assert!(
+            !String::from_utf8_lossy(&o.stdout).contains("Verified OK"),
+            "{name}"
+        );
     }
 }
