@@ -8,8 +8,8 @@
 //! are still signed, and the exit status is 2 if any failed. Signature files
 //! are written through a temporary file and renamed, so none is partial.
 
-use crate::io::{Secrecy, read_input, write_output};
-use crate::rsa_cmds::{SignArgs, digest_of, sign_error};
+use crate::io::{Secrecy, write_output};
+use crate::rsa_cmds::{SignArgs, message_digest, sign_error};
 use redc::hash::HashAlg;
 use redc::keyfile::quote_untrusted;
 use redc::rsa::{RsaPrivateKey, os_rng};
@@ -68,27 +68,14 @@ pub fn run(args: &SignArgs, plan: &Plan, dir: &str) -> Result<i32, String> {
             ));
             continue;
         }
-        let digest = if plan.prehashed {
-            read_input(path).and_then(|d| {
-                if d.len() == hash.output_len() {
-                    Ok(d)
-                } else {
-                    Err(format!(
-                        "'{}': the digest is {} bytes; {} gives {}",
-                        quote_untrusted(path),
-                        d.len(),
-                        hash.name(),
-                        hash.output_len()
-                    ))
-                }
-            })
-        } else {
-            digest_of(hash, path)
-        };
+        // The hash of the file, or with --prehashed the file itself, checked
+        // against the hash's length: `sign`'s one-file rule.
+        let digest = message_digest(hash, Some(path), plan.prehashed, None);
         match digest {
             Ok(d) => jobs.push((path, out, d)),
-            // digest_of's message already names the file.
-            Err(e) => fail(e),
+            // Reading errors name the file; a wrong length does not.
+            Err(e) if e.contains(&quote_untrusted(path)) => fail(e),
+            Err(e) => fail(named(path, &e)),
         }
     }
     let digests: Vec<&[u8]> = jobs.iter().map(|(_, _, d)| &d[..]).collect();
