@@ -80,6 +80,41 @@ mod bench {
         }
     }
 
+    /// `kernel_bench dual`: ns per dual product and dual squaring at the RSA
+    /// sizes' digit counts (20, 32, 40), minimum of 101 short batches (on a
+    /// shared machine the minimum is the least disturbed batch).
+    fn dual() {
+        let mut rng = StdRng::seed_from_u64(7);
+        for d in [20usize, 32, 40] {
+            let bits = 52 * d as u64 - 2;
+            let s = (bits as usize).div_ceil(64);
+            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
+            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+            let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
+            let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+            let it = 2000;
+            let m = time(101, 1, |_| {
+                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, false, it));
+            }) / it as f64;
+            let q2 = time(101, 1, |_| {
+                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, true, it));
+            }) / it as f64;
+            print!("d{d}: mul {m:.1} sqr {q2:.1}  ");
+        }
+        // The single-modulus kernel (public-exponent work) at 2048 bits: 40 digits.
+        let bits = 2048;
+        let n = modulus(&mut rng, bits);
+        let md = portable52::Modulus52::with_digit_multiple(&limbs(&n, 32), 8).unwrap();
+        let d = md.d;
+        let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&n), 32), d);
+        let it = 2000;
+        let s1 = time(101, 1, |_| {
+            black_box(x86::amm52_single(&limbs(&n, 32), &a, &a, it));
+        }) / it as f64;
+        println!("single2048: {s1:.1}");
+    }
+
     /// `kernel_bench mb8`: ns per product of the eight-lane kernel (eight
     /// products per call) beside the dual kernel (two per call), per operation.
     fn mb8() {
@@ -182,6 +217,9 @@ mod bench {
     }
 
     pub fn run() {
+        if std::env::args().nth(1).as_deref() == Some("dual") {
+            return dual();
+        }
         if std::env::args().nth(1).as_deref() == Some("steps") {
             return steps();
         }

@@ -300,23 +300,24 @@ fn shift_copies<const NR: usize>(a: &Lanes<NR>) -> ShiftedA<'_, NR> {
 /// unrolled slide in bounds).
 const W: usize = MAX_NR + 2;
 
-/// One step i = 4 g + S of the product (S a literal, so every register index
-/// and shuffle constant is static; g is public).
-macro_rules! step {
-    ($S:literal, $g:expr, $st:ident, $ash:ident, $a:expr, $src:expr, $m:expr, $nr:expr, $sqr:expr) => {{
+/// The A part of step i = 4 g + S (S a literal, so every register index and
+/// shuffle constant is static; g is public): a_j b_i at positions i + j (lo)
+/// and i + j + 1 (hi), or for a square the terms with j >= i. `$off` = 1
+/// writes the registers one slot up: the next group's first A part, issued
+/// before the window slides.
+macro_rules! a_part {
+    ($S:literal, $g:expr, $off:expr, $st:ident, $ash:ident, $src:expr, $nr:expr, $sqr:expr) => {{
         const S: usize = $S;
         let g: usize = $g;
         let i = 4 * g + S;
-        let zero = _mm512_setzero_si512();
         let bi = bcast_digit!($src, i);
-        // A part: accumulate a_j b_i at positions i + j (lo) and i + j + 1 (hi).
         if !$sqr {
             for_r!($nr, |r| {
                 if !(S == 0 && r == $nr) {
-                    $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
+                    $st.wa[r + $off] = _mm512_madd52lo_epu64($st.wa[r + $off], ld!($ash.row(S, r)), bi);
                 }
                 if !(S == 3 && r == 0) {
-                    $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
+                    $st.wa[r + $off] = _mm512_madd52hi_epu64($st.wa[r + $off], ld!($ash.row(S + 1, r)), bi);
                 }
             });
         } else {
@@ -328,28 +329,42 @@ macro_rules! step {
             for_r!($nr, |r| {
                 let e = thr - 4 * r as isize;
                 if e < 0 {
-                    $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
+                    $st.wa[r + $off] = _mm512_madd52lo_epu64($st.wa[r + $off], ld!($ash.row(S, r)), bi);
                 } else if e <= 3 {
                     let lo_row = ld!($ash.row(S, r));
                     if e < 3 {
                         let k = (0xffu16 << (2 * (e + 1))) as u8;
-                        $st.wa[r] = _mm512_mask_madd52lo_epu64($st.wa[r], k, lo_row, bi);
+                        $st.wa[r + $off] = _mm512_mask_madd52lo_epu64($st.wa[r + $off], k, lo_row, bi);
                     }
-                    $st.wn[r] = _mm512_mask_madd52lo_epu64($st.wn[r], 0b11 << (2 * e), lo_row, bi);
+                    $st.wn[r + $off] =
+                        _mm512_mask_madd52lo_epu64($st.wn[r + $off], 0b11 << (2 * e), lo_row, bi);
                 }
                 let e = e + 1;
                 if e < 0 {
-                    $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
+                    $st.wa[r + $off] = _mm512_madd52hi_epu64($st.wa[r + $off], ld!($ash.row(S + 1, r)), bi);
                 } else if e <= 3 {
                     let hi_row = ld!($ash.row(S + 1, r));
                     if e < 3 {
                         let k = (0xffu16 << (2 * (e + 1))) as u8;
-                        $st.wa[r] = _mm512_mask_madd52hi_epu64($st.wa[r], k, hi_row, bi);
+                        $st.wa[r + $off] = _mm512_mask_madd52hi_epu64($st.wa[r + $off], k, hi_row, bi);
                     }
-                    $st.wn[r] = _mm512_mask_madd52hi_epu64($st.wn[r], 0b11 << (2 * e), hi_row, bi);
+                    $st.wn[r + $off] =
+                        _mm512_mask_madd52hi_epu64($st.wn[r + $off], 0b11 << (2 * e), hi_row, bi);
                 }
             });
         }
+    }};
+}
+
+/// The quotient chain and the N part of step i = 4 g + S. Its A part was
+/// issued before the previous step's N part (see `amm_dual`), so that the
+/// chain's instructions are older than the next A part's and win the ports.
+macro_rules! chain_n {
+    ($S:literal, $g:expr, $st:ident, $src:expr, $m:expr, $nr:expr, $sqr:expr) => {{
+        const S: usize = $S;
+        let g: usize = $g;
+        let i = 4 * g + S;
+        let zero = _mm512_setzero_si512();
         // The quotient chain in broadcast form (every lane pair holds (p, q)):
         // x0 is position i in full (all earlier terms and carries, this step's a part).
         // The state holds X = x0 + 2^52 - 1 (the bias comes with every position:
@@ -443,16 +458,26 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
     let ash = shift_copies(a);
     // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
     st.x0 = _mm512_madd52lo_epu64(st.mask52, st.a0, bcast_digit!(src, 0));
+    a_part!(0, 0, 0, st, ash, src, NR, SQR);
     for g in 0..NR {
         // Hide the loop invariance of the modulus rows from the optimiser: hoisted
         // out of the loop they spill, i.e. get copied to the stack on every call.
         let m = if NR <= OPAQUE_MAX_NR { opaque(m, g) } else { m };
+        // Program order per step i: the chain of i, the A part of i + 1, the N
+        // part of i. The A part of i + 1 does not wait for y_i; issued after the
+        // chain, it cannot take the chain's ports first.
         macro_rules! group {
             ($g:expr) => {{
-                step!(0, $g, st, ash, a, src, m, NR, SQR);
-                step!(1, $g, st, ash, a, src, m, NR, SQR);
-                step!(2, $g, st, ash, a, src, m, NR, SQR);
-                step!(3, $g, st, ash, a, src, m, NR, SQR);
+                chain_n!(0, $g, st, src, m, NR, SQR);
+                a_part!(1, $g, 0, st, ash, src, NR, SQR);
+                chain_n!(1, $g, st, src, m, NR, SQR);
+                a_part!(2, $g, 0, st, ash, src, NR, SQR);
+                chain_n!(2, $g, st, src, m, NR, SQR);
+                a_part!(3, $g, 0, st, ash, src, NR, SQR);
+                chain_n!(3, $g, st, src, m, NR, SQR);
+                if $g + 1 < NR {
+                    a_part!(0, $g + 1, 1, st, ash, src, NR, SQR);
+                }
             }};
         }
         if SQR && NR > 6 {
@@ -479,8 +504,11 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
             st.wa[r] = st.wa[r + 1];
             st.wn[r] = st.wn[r + 1];
         });
-        st.wa[NR] = zero;
-        st.wn[NR] = st.mask52;
+        // Slot NR + 1 holds the next group's first A part (issued above).
+        st.wa[NR] = st.wa[NR + 1];
+        st.wn[NR] = st.wn[NR + 1];
+        st.wa[NR + 1] = zero;
+        st.wn[NR + 1] = st.mask52;
     }
     // Positions d..2d-1, plus the carry out of position d - 1.
     let mut res = [zero; NR];
@@ -519,7 +547,7 @@ pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod
 /// `r`, through an empty asm statement that also takes `g`: the compiler can
 /// neither see that the result is `r` nor move it out of a loop over `g`.
 #[inline(always)]
-fn opaque<T>(r: &T, g: usize) -> &T {
+pub(super) fn opaque<T>(r: &T, g: usize) -> &T {
     // The address as an integer: the asm neither reads nor writes memory.
     let mut addr = r as *const T as usize;
     // SAFETY: the asm is empty; `addr` comes out unchanged, so it is still `r`'s

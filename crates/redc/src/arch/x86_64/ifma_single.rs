@@ -143,13 +143,36 @@ impl<const NR: usize> Shifted<NR> {
     }
 }
 
-/// The operand `a` shifted up by 0..=8 digits, built per product: shifts 1..=7
-/// are copies, 0 is `a` and 8 is `a` one register up (read in place).
+/// The rows of an operand `a` shifted up by 1..=7 digits, rebuilt by every
+/// product (shift 0 is `a` and 8 is `a` one register up: read in place).
+/// An exponentiation keeps one and wipes it once at the end, not per
+/// product: every product overwrites every row before reading it.
 #[repr(C, align(64))]
-struct ShiftedA<'a, const NR: usize> {
+pub struct AScratch<const NR: usize> {
     v: [[[u64; 8]; NR]; 7],
     top: [[u64; 8]; 7],
     zero: [u64; 8],
+}
+
+impl<const NR: usize> AScratch<NR> {
+    /// All zero.
+    pub const ZERO: Self = AScratch {
+        v: [[[0; 8]; NR]; 7],
+        top: [[0; 8]; 7],
+        zero: [0; 8],
+    };
+}
+
+impl<const NR: usize> Zeroize for AScratch<NR> {
+    fn zeroize(&mut self) {
+        self.v.zeroize();
+        self.top.zeroize();
+    }
+}
+
+/// The operand `a` shifted up by 0..=8 digits, as the steps read it.
+struct ShiftedA<'a, const NR: usize> {
+    rows: &'a AScratch<NR>,
     a: &'a Digits<NR>,
 }
 
@@ -158,11 +181,11 @@ impl<const NR: usize> ShiftedA<'_, NR> {
     fn row(&self, s: usize, r: usize) -> &[u64; 8] {
         match s {
             0 if r < NR => &self.a.0[r],
-            0 => &self.zero,
-            8 if r == 0 => &self.zero,
+            0 => &self.rows.zero,
+            8 if r == 0 => &self.rows.zero,
             8 => &self.a.0[r - 1],
-            _ if r < NR => &self.v[s - 1][r],
-            _ => &self.top[s - 1],
+            _ if r < NR => &self.rows.v[s - 1][r],
+            _ => &self.rows.top[s - 1],
         }
     }
 }
@@ -259,15 +282,28 @@ macro_rules! step {
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>, m: &SingleMod<NR>) {
+    let mut scratch = AScratch::ZERO;
+    amm_with(out, a, b, m, &mut scratch);
+    // `scratch` holds shifted copies of a possibly secret operand.
+    scratch.zeroize();
+}
+
+/// [`amm`] with the caller's scratch rows, which it leaves holding shifted
+/// copies of `a` (the caller wipes them when it is done with its secrets).
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn amm_with<const NR: usize>(
+    out: &mut Digits<NR>,
+    a: &Digits<NR>,
+    b: &Digits<NR>,
+    m: &SingleMod<NR>,
+    scratch: &mut AScratch<NR>,
+) {
     assert!(NR <= MAX_NR);
     let zero = _mm512_setzero_si512();
     let bias = _mm512_set1_epi64(MASK as i64);
-    let mut ash = ShiftedA {
-        v: [[[0; 8]; NR]; 7],
-        top: [[0; 8]; 7],
-        zero: [0; 8],
-        a,
-    };
     let mut prev = zero;
     for r in 0..=NR {
         let cur = if r < NR { ld!(&a.0[r]) } else { zero };
@@ -282,12 +318,17 @@ pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>
             _mm512_alignr_epi64::<1>(cur, prev),
         ];
         for (s, v) in rows.into_iter().enumerate() {
-            let dst = if r < NR { &mut ash.v[s][r] } else { &mut ash.top[s] };
+            let dst = if r < NR {
+                &mut scratch.v[s][r]
+            } else {
+                &mut scratch.top[s]
+            };
             // SAFETY: `dst` is a 64-byte row of a 64-byte aligned `ShiftedA`.
             unsafe { _mm512_store_si512(dst.as_mut_ptr().cast(), v) };
         }
         prev = cur;
     }
+    let ash = ShiftedA { rows: scratch, a };
     let mut st = State {
         wa: [zero; W],
         wn: [bias; W],
@@ -300,6 +341,10 @@ pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>
     };
     st.x = _mm512_madd52lo_epu64(st.bias, st.a0, bcast!(b, 0));
     for g in 0..NR {
+        // Hide the loop invariance of the modulus rows from the optimiser: hoisted
+        // out of the loop they are copied to the stack on every product (3.5 KiB at
+        // 40 digits).
+        let m = super::ifma::opaque(m, g);
         step!(0, g, st, ash, b, m, NR);
         step!(1, g, st, ash, b, m, NR);
         step!(2, g, st, ash, b, m, NR);
@@ -322,9 +367,6 @@ pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>
     }
     res[0] = _mm512_mask_add_epi64(res[0], 1, res[0], st.x);
     normalize(out, &res);
-    // `ash` holds shifted copies of a possibly secret operand.
-    ash.v.zeroize();
-    ash.top.zeroize();
 }
 
 /// Carry-normalise lanes (each below 2^61, value below 2^(52 d)) to 52-bit
@@ -361,24 +403,32 @@ fn normalize<const NR: usize>(out: &mut Digits<NR>, v: &[__m512i; MAX_NR]) {
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn pow_public<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]) -> Digits<NR> {
+    let mut scratch = AScratch::ZERO;
     let mut one = Digits::<NR>::ZERO;
     one.0[0][0] = 1;
     let mut bm = Digits::<NR>::ZERO;
-    amm(&mut bm, base, &m.rr, m);
-    let mut x = Digits::<NR>::ZERO;
-    amm(&mut x, &m.rr, &one, m); // R mod m: 1 in Montgomery form
-    let mut y = Digits::<NR>::ZERO;
+    amm_with(&mut bm, base, &m.rr, m, &mut scratch);
     let bits = crate::limb::bit_len_vartime(exp);
-    for i in (0..bits).rev() {
-        amm(&mut y, &x, &x, m);
+    // The exponent's top bit (public) starts the accumulator at the base
+    // itself: no product by R mod m, no squaring of one.
+    let mut x = Digits::<NR>::ZERO;
+    if bits == 0 {
+        amm_with(&mut x, &m.rr, &one, m, &mut scratch); // R mod m: 1 in Montgomery form
+    } else {
+        x = bm;
+    }
+    let mut y = Digits::<NR>::ZERO;
+    for i in (0..bits.saturating_sub(1)).rev() {
+        amm_with(&mut y, &x, &x, m, &mut scratch);
         if (exp[i / 64] >> (i % 64)) & 1 == 1 {
-            amm(&mut x, &y, &bm, m);
+            amm_with(&mut x, &y, &bm, m, &mut scratch);
         } else {
             x = y;
         }
     }
-    amm(&mut y, &x, &one, m);
+    amm_with(&mut y, &x, &one, m, &mut scratch);
     bm.zeroize();
     x.zeroize();
+    scratch.zeroize();
     y
 }

@@ -631,11 +631,13 @@ pub fn amm52_single(n: &[u64], a: &[u64], b: &[u64], iters: usize) -> Option<Vec
         let mut x = ifma_single::Digits::<NR>::from_slice(a);
         let b = ifma_single::Digits::<NR>::from_slice(b);
         let mut y = ifma_single::Digits::<NR>::ZERO;
+        let mut scratch = ifma_single::AScratch::<NR>::ZERO;
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
-            unsafe { ifma_single::amm::<NR>(&mut y, &x, &b, &m) };
+            unsafe { ifma_single::amm_with::<NR>(&mut y, &x, &b, &m, &mut scratch) };
             x = y;
         }
+        scratch.zeroize();
         x.to_vec(d)
     }))
 }
