@@ -301,14 +301,24 @@ pub fn trim_vartime(x: &[u64]) -> &[u64] {
 /// ```
 pub fn from_be_bytes_into(out: &mut [u64], bytes: &[u8]) -> Result<(), Error> {
     out.fill(0);
-    let mut overflow = 0u8;
-    for (k, &byte) in bytes.iter().rev().enumerate() {
-        let limb = k / 8;
-        if limb < out.len() {
-            out[limb] |= (byte as u64) << (8 * (k % 8));
-        } else {
-            overflow |= byte;
+    // Eight bytes at a time from the least significant end; the leading
+    // len % 8 bytes, if any, make the last (partial) limb.
+    let mut overflow = 0u64;
+    let mut chunks = bytes.rchunks_exact(8);
+    for (k, chunk) in (&mut chunks).enumerate() {
+        let v = u64::from_be_bytes(chunk.try_into().expect("eight bytes"));
+        match out.get_mut(k) {
+            Some(limb) => *limb = v,
+            None => overflow |= v,
         }
+    }
+    let top = chunks
+        .remainder()
+        .iter()
+        .fold(0u64, |acc, &b| (acc << 8) | b as u64);
+    match out.get_mut(bytes.len() / 8) {
+        Some(limb) => *limb = top,
+        None => overflow |= top,
     }
     // Whether the value fits is a fact about its length, which callers treat as public.
     if overflow != 0 {
@@ -342,17 +352,21 @@ pub fn from_be_bytes(bytes: &[u8]) -> Vec<u64> {
 /// assert_eq!(to_be_bytes_into(&mut [0u8; 1], &[0x0102]), Err(Error::TooLong));
 /// ```
 pub fn to_be_bytes_into(out: &mut [u8], x: &[u64]) -> Result<(), Error> {
+    let n = out.len();
     let mut overflow = 0u64;
-    for k in 0..x.len() * 8 {
-        let byte = (x[k / 8] >> (8 * (k % 8))) as u8;
-        if k < out.len() {
-            let pos = out.len() - 1 - k;
-            out[pos] = byte;
+    // Limb k fills out[n - 8k - 8 .. n - 8k]; only the lengths choose the arm.
+    for (k, &limb) in x.iter().enumerate() {
+        let room = n.saturating_sub(8 * k);
+        if room >= 8 {
+            out[room - 8..room].copy_from_slice(&limb.to_be_bytes());
+        } else if room > 0 {
+            out[..room].copy_from_slice(&limb.to_be_bytes()[8 - room..]);
+            overflow |= limb >> (8 * room);
         } else {
-            overflow |= byte as u64;
+            overflow |= limb;
         }
     }
-    let pad = out.len().saturating_sub(x.len() * 8);
+    let pad = n.saturating_sub(x.len() * 8);
     out[..pad].fill(0);
     if overflow != 0 {
         return Err(Error::TooLong);

@@ -88,6 +88,21 @@ proptest! {
     }
 
     #[test]
+    fn to_bytes_any_width(x in prop::collection::vec(any::<u64>(), 0..6), len in 0usize..50) {
+        // num-bigint's bytes, left-padded to len; the write fails exactly when they do not fit.
+        let value = big(&x);
+        let want = if value.bits() == 0 { vec![] } else { value.to_bytes_be() };
+        let mut out = vec![0xaau8; len];
+        let got = limb::to_be_bytes_into(&mut out, &x);
+        prop_assert_eq!(got.is_ok(), want.len() <= len);
+        if got.is_ok() {
+            let mut padded = vec![0u8; len - want.len()];
+            padded.extend_from_slice(&want);
+            prop_assert_eq!(out, padded);
+        }
+    }
+
+    #[test]
     fn hex_round_trip(x in prop::collection::vec(any::<u64>(), 1..10)) {
         let hex = limb::to_hex_vartime(&x);
         prop_assert_eq!(&hex, &big(&x).to_str_radix(16));
