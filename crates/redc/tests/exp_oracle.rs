@@ -105,7 +105,14 @@ fn public_dual_matches_modpow() {
             MontEngine::new(&limbs(&n1, sp)).unwrap(),
             MontEngine::new(&limbs(&n2, sq)).unwrap(),
         );
-        for exp in [BigUint::from(65537u32), BigUint::from(3u8), rng.gen_biguint(100)] {
+        for exp in [
+            BigUint::from(65537u32),
+            BigUint::from(3u8),
+            BigUint::from(2u8),
+            BigUint::from(1u8),
+            BigUint::from(0u8),
+            rng.gen_biguint(100),
+        ] {
             let (b1, b2) = (random_below(&mut rng, &n1), random_below(&mut rng, &n2));
             let el = limbs(&exp, 2);
             let (r1, r2) = redc::exp::pow_public_dual(&e1, &limbs(&b1, sp), &e2, &limbs(&b2, sq), &el);

@@ -744,11 +744,17 @@ pub fn pow_dual_public<const NR: usize>(
     one.0[0][1] = 1;
     let mut bm = Lanes::<NR>::ZERO;
     amm_dual::<NR, false>(&mut bm, base, rr, m);
-    let mut x = Lanes::<NR>::ZERO;
-    amm_dual::<NR, false>(&mut x, rr, &one, m); // R mod m: the Montgomery form of 1
-    let mut y = Lanes::<NR>::ZERO;
     let bits = crate::limb::bit_len_vartime(exp);
-    for i in (0..bits).rev() {
+    // The exponent's top bit (public) starts the accumulator at the base
+    // itself: no product by R mod m, no squaring of one.
+    let mut x = Lanes::<NR>::ZERO;
+    if bits == 0 {
+        amm_dual::<NR, false>(&mut x, rr, &one, m); // R mod m: the Montgomery form of 1
+    } else {
+        x = bm;
+    }
+    let mut y = Lanes::<NR>::ZERO;
+    for i in (0..bits.saturating_sub(1)).rev() {
         sqr_dual::<NR>(&mut y, &x, m, dedicated_sqr);
         if (exp[i / 64] >> (i % 64)) & 1 == 1 {
             amm_dual::<NR, false>(&mut x, &y, &bm, m);
