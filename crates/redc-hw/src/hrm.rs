@@ -206,7 +206,7 @@ impl HrmPipeline {
         let n = modulus.bits();
         let m = n.div_ceil(k as u64) as usize;
         let beta = BigUint::from(1u32) << k;
-        let minv = crate::mod_inverse(&(modulus % &beta), &beta);
+        let minv = crate::mod_inverse(&(modulus % &beta), &beta)?;
         let mprime = (&beta - minv) % &beta; // -M^-1 mod 2^k
         let mt = &mprime * modulus;
         let mt_digits = to_digits(&mt, k, m + 3);

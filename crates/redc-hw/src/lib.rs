@@ -126,13 +126,20 @@ pub fn exponent_bits_lsb_first(e: &BigUint) -> Vec<bool> {
     (0..e.bits()).map(|i| e.bit(i)).collect()
 }
 
-/// Modular inverse of `a` modulo `m` (both `gcd(a, m) = 1` and `m > 1` are the
-/// caller's responsibility); used by the models' set-up, never as an oracle.
-pub(crate) fn mod_inverse(a: &BigUint, m: &BigUint) -> BigUint {
+/// Modular inverse of `a` modulo `m`; used by the models' set-up, never as an
+/// oracle. `a` not invertible (the callers check the modulus is odd, so
+/// this is a broken invariant) is an error in every build.
+pub(crate) fn mod_inverse(a: &BigUint, m: &BigUint) -> Result<BigUint, HwError> {
     use num_bigint::BigInt;
     let (a, m) = (BigInt::from(a.clone()), BigInt::from(m.clone()));
     let ext = a.extended_gcd(&m);
-    debug_assert!(ext.gcd.is_one());
-    let x = ext.x.mod_floor(&m);
-    x.to_biguint().unwrap_or_default()
+    if !ext.gcd.is_one() {
+        return Err(HwError::Overflow(
+            "set-up: the modulus has no inverse modulo the radix",
+        ));
+    }
+    ext.x
+        .mod_floor(&m)
+        .to_biguint()
+        .ok_or(HwError::Overflow("set-up: negative inverse"))
 }
