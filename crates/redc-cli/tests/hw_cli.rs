@@ -160,7 +160,11 @@ fn have_iverilog() -> bool {
 /// Generates the RTL of `design` for `bits`-bit moduli, simulates one
 /// exponentiation in Icarus and returns the testbench's one line.
 fn simulate(design: &str, bits: u64, extra: &[&str], n: &str, b: &str, e: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("redc-rtl-{}-{design}-{bits}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "redc-rtl-{}-{design}-{bits}{}",
+        std::process::id(),
+        extra.concat()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let bits_s = bits.to_string();
     let mut args = vec!["hw", "rtl", "--design", design, "--bits", &bits_s];
@@ -253,6 +257,88 @@ fn rtl_simulates_like_the_model() {
                 v["cycles"].as_u64().unwrap()
             ),
             "{design} {bits}-bit n={nh} b={bh} e={eh}"
+        );
+    }
+}
+
+/// A modulus of exactly `bits` bits with its top `top` bits set, odd, and
+/// `M = 1 mod 4` when `one_mod_4` (the rows that overflowed the top PU before
+/// issue 12's fix).
+fn biased_modulus(rng: &mut StdRng, bits: u64, top: u64, one_mod_4: bool) -> BigUint {
+    let mut n = rng.gen_biguint(bits);
+    for i in 0..top.min(bits) {
+        n.set_bit(bits - 1 - i, true);
+    }
+    n.set_bit(0, true);
+    n.set_bit(1, !one_mod_4);
+    n
+}
+
+/// 002's pipeline in Verilog (`--design hrm`), simulated in Icarus, gives
+/// num-bigint's `modpow` and exactly the model's result and clock count: the
+/// testbench counts pre-processing, the exponent loop, post-processing and the
+/// reduction mod M, i.e. the model's `total_cycles`, which is its `cycles`
+/// (002 eq. (1)) plus 6(m+3) + k(m+1) + 2 - N.
+#[test]
+fn rtl_hrm_simulates_like_the_model() {
+    if !have_iverilog() {
+        eprintln!("SKIPPED: rtl_hrm_simulates_like_the_model: iverilog is not installed");
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(1202);
+    // (k, modulus bits, top bits set, M = 1 mod 4, exponent bits, base: 0 random, 1 M-1, 2 M-2)
+    let cases: [(u32, u64, u64, bool, u64, u8); 11] = [
+        (2, 8, 8, true, 8, 1),
+        (2, 10, 2, true, 0, 0),
+        (3, 12, 3, false, 12, 2),
+        (4, 16, 8, true, 16, 0),
+        (5, 33, 1, true, 6, 1),
+        (8, 64, 8, true, 5, 2),
+        (13, 100, 13, false, 4, 0),
+        (16, 128, 16, true, 4, 1),
+        (32, 256, 1, true, 3, 0),
+        (64, 1024, 8, true, 2, 1),
+        (4, 512, 4, true, 2, 2),
+    ];
+    for (k, bits, top, one_mod_4, ebits, bsel) in cases {
+        let n = biased_modulus(&mut rng, bits, top, one_mod_4);
+        let base = match bsel {
+            0 => rng.gen_biguint_below(&n),
+            1 => &n - 1u32,
+            _ => &n - 2u32,
+        };
+        let mut exp = rng.gen_biguint(ebits);
+        if ebits > 0 {
+            exp.set_bit(ebits - 1, true); // l = ebits exponent steps
+        }
+        let (nh, bh, eh) = (n.to_str_radix(16), base.to_str_radix(16), exp.to_str_radix(16));
+        let ks = k.to_string();
+        let v = json(&redc(&[
+            "hw",
+            "modexp",
+            "--design",
+            "hrm",
+            "--radix-bits",
+            &ks,
+            "--modulus",
+            &nh,
+            "--base",
+            &bh,
+            "--exp",
+            &eh,
+            "--json",
+        ]));
+        let want = base.modpow(&exp, &n);
+        assert_eq!(hex_field(&v, "result"), want, "model, k={k} {bits} bits");
+        let line = simulate("hrm", bits, &["--radix-bits", &ks], &nh, &bh, &eh);
+        assert_eq!(
+            line,
+            format!(
+                "result={} cycles={}",
+                want.to_str_radix(16),
+                v["total_cycles"].as_u64().unwrap()
+            ),
+            "k={k} {bits}-bit n={nh} b={bh} e={eh}"
         );
     }
 }

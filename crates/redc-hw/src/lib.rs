@@ -35,6 +35,7 @@ pub mod hrm;
 pub mod qpipe;
 pub mod reproduce;
 pub mod rtl;
+pub mod rtl_hrm;
 pub mod window;
 
 /// Re-exported so that users (the `redc hw` command) name the same `BigUint`.
