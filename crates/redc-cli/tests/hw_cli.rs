@@ -287,7 +287,7 @@ fn rtl_hrm_simulates_like_the_model() {
     }
     let mut rng = StdRng::seed_from_u64(1202);
     // (k, modulus bits, top bits set, M = 1 mod 4, exponent bits, base: 0 random, 1 M-1, 2 M-2)
-    let cases: [(u32, u64, u64, bool, u64, u8); 11] = [
+    let mut cases: Vec<(u32, u64, u64, bool, u64, u8)> = vec![
         (2, 8, 8, true, 8, 1),
         (2, 10, 2, true, 0, 0),
         (3, 12, 3, false, 12, 2),
@@ -297,9 +297,16 @@ fn rtl_hrm_simulates_like_the_model() {
         (13, 100, 13, false, 4, 0),
         (16, 128, 16, true, 4, 1),
         (32, 256, 1, true, 3, 0),
-        (64, 1024, 8, true, 2, 1),
-        (4, 512, 4, true, 2, 2),
+        (64, 192, 8, true, 2, 1),
+        (24, 384, 4, true, 1, 2),
     ];
+    // Icarus spends about 5 s on a 1024-bit run at any k (the work grows
+    // with N^2): run by hand with REDC_RTL_LONG=1, not in CI.
+    if std::env::var_os("REDC_RTL_LONG").is_some() {
+        cases.extend([(64, 1024, 4, true, 2, 2), (16, 1024, 8, true, 2, 0)]);
+    } else {
+        eprintln!("SKIPPED: rtl_hrm_simulates_like_the_model: 1024-bit cases (set REDC_RTL_LONG=1)");
+    }
     for (k, bits, top, one_mod_4, ebits, bsel) in cases {
         let n = biased_modulus(&mut rng, bits, top, one_mod_4);
         let base = match bsel {
