@@ -4,10 +4,15 @@
 //! testbench.
 //!
 //! The RTL is the circuit [`crate::hrm`] models, clock for clock:
+//! * `redc_hrm_cla` (file `redc_hrm_pu.v`): the combinational logic array of
+//!   section 4, Fig. 4(b): AND arrays and Wallace tree 0 for `q·m~_j + qMC`
+//!   and `a·b'_j + aB'C`, carry generators and carry-select upper halves
+//!   (`qMC_o`, `aB'C_o`), Wallace tree 1 on the lower halves, `r` and `C`, one
+//!   k-bit adder (`r_o`) and the carry amender (`C_o`, at most 3).  Its digits
+//!   and carries are Alg. 2's exactly, so the model's intermediate values hold.
 //! * `redc_hrm_pu` (file `redc_hrm_pu.v`): one processing unit.  It executes
-//!   the primitive operation of the row token it receives (`q·m~_j + qMC`,
-//!   `a·b'_j + aB'C`, `r + qMS + aB'S + C`, written at word level; Yosys builds
-//!   the carry-save trees), and registers the token for PU `j + 1` and its
+//!   the primitive operation of the row token it receives through its CLA,
+//!   and registers the token for PU `j + 1` and its
 //!   digit `r_ij` for PU `j − 1` (the fed-back `r`).  It stores `m~_j`, `b'_j`
 //!   and digit `j − 1` of the MM and MS `A` operands (read over the buses);
 //!   a final row writes these back, the MM one under its write enable.
