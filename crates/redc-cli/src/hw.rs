@@ -57,7 +57,7 @@ pub struct RtlArgs {
     /// Modulus width in bits (the design serves moduli of exactly this width).
     #[arg(long, value_name = "N")]
     pub bits: u32,
-    /// Radix exponent k of the hrm pipeline (2 to 64).
+    /// Radix exponent k of the hrm pipeline (2 to 64, default 32).
     #[arg(long, value_name = "K")]
     pub radix_bits: Option<u32>,
     /// Output directory (created if missing).
