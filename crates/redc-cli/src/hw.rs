@@ -57,7 +57,7 @@ pub struct RtlArgs {
     /// Modulus width in bits (the design serves moduli of exactly this width).
     #[arg(long, value_name = "N")]
     pub bits: u32,
-    /// Radix exponent k of the hrm pipeline (2 to 64).
+    /// Radix exponent k of the hrm pipeline (2 to 64, default 32).
     #[arg(long, value_name = "K")]
     pub radix_bits: Option<u32>,
     /// Output directory (created if missing).
@@ -395,11 +395,18 @@ fn rtl_cmd(args: &RtlArgs) -> Result<(), String> {
             }
             redc_hw::rtl::csa_files(d, args.bits)
         }
-        _ => {
-            return Err(
-                "--design hrm: the RTL generator for the 002 pipeline is not implemented yet".to_string(),
-            );
+        Design::Hrm => {
+            let rb = args.radix_bits.unwrap_or(DEFAULT_HRM_RADIX_BITS);
+            if !(hrm::MIN_RADIX_BITS..=hrm::MAX_RADIX_BITS).contains(&rb) {
+                return Err(format!(
+                    "--radix-bits: {rb} is out of range (accepted: {} to {})",
+                    hrm::MIN_RADIX_BITS,
+                    hrm::MAX_RADIX_BITS
+                ));
+            }
+            redc_hw::rtl_hrm::hrm_files(args.bits, rb)
         }
+        Design::Qpipe => return Err("--design qpipe: no RTL generator".to_string()),
     };
     std::fs::create_dir_all(&args.output)
         .map_err(|e| format!("-o: cannot create {}: {e}", args.output.display()))?;

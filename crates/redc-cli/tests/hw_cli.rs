@@ -160,7 +160,11 @@ fn have_iverilog() -> bool {
 /// Generates the RTL of `design` for `bits`-bit moduli, simulates one
 /// exponentiation in Icarus and returns the testbench's one line.
 fn simulate(design: &str, bits: u64, extra: &[&str], n: &str, b: &str, e: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("redc-rtl-{}-{design}-{bits}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "redc-rtl-{}-{design}-{bits}{}",
+        std::process::id(),
+        extra.concat()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let bits_s = bits.to_string();
     let mut args = vec!["hw", "rtl", "--design", design, "--bits", &bits_s];
@@ -257,6 +261,127 @@ fn rtl_simulates_like_the_model() {
     }
 }
 
+/// A modulus of exactly `bits` bits with its top `top` bits set, odd, and
+/// `M = 1 mod 4` when `one_mod_4` (the rows that overflowed the top PU before
+/// issue 12's fix).
+fn biased_modulus(rng: &mut StdRng, bits: u64, top: u64, one_mod_4: bool) -> BigUint {
+    let mut n = rng.gen_biguint(bits);
+    for i in 0..top.min(bits) {
+        n.set_bit(bits - 1 - i, true);
+    }
+    n.set_bit(0, true);
+    n.set_bit(1, !one_mod_4);
+    n
+}
+
+/// 002's pipeline in Verilog (`--design hrm`), simulated in Icarus, gives
+/// num-bigint's `modpow` and exactly the model's result and clock count: the
+/// testbench counts pre-processing, the exponent loop, post-processing and the
+/// reduction mod M, i.e. the model's `total_cycles`, which is its `cycles`
+/// (002 eq. (1)) plus 6(m+3) + k(m+1) + 2 - N.
+#[test]
+fn rtl_hrm_simulates_like_the_model() {
+    if !have_iverilog() {
+        eprintln!("SKIPPED: rtl_hrm_simulates_like_the_model: iverilog is not installed");
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(1202);
+    // (k, modulus bits, top bits set, M = 1 mod 4, exponent bits, base: 0 random, 1 M-1, 2 M-2)
+    let mut cases: Vec<(u32, u64, u64, bool, u64, u8)> = vec![
+        (2, 8, 8, true, 8, 1),
+        (2, 10, 2, true, 0, 0),
+        (3, 12, 3, false, 12, 2),
+        (4, 16, 8, true, 16, 0),
+        (5, 33, 1, true, 6, 1),
+        (8, 64, 8, true, 5, 2),
+        (13, 100, 13, false, 4, 0),
+        (16, 128, 16, true, 4, 1),
+        (32, 256, 1, true, 3, 0),
+        (64, 192, 8, true, 2, 1),
+        (24, 384, 4, true, 1, 2),
+    ];
+    // Icarus spends about 5 s on a 1024-bit run at any k (the work grows
+    // with N^2): run by hand with REDC_RTL_LONG=1, not in CI.
+    if std::env::var_os("REDC_RTL_LONG").is_some() {
+        cases.extend([(64, 1024, 4, true, 2, 2), (16, 1024, 8, true, 2, 0)]);
+    } else {
+        eprintln!("SKIPPED: rtl_hrm_simulates_like_the_model: 1024-bit cases (set REDC_RTL_LONG=1)");
+    }
+    for (k, bits, top, one_mod_4, ebits, bsel) in cases {
+        let n = biased_modulus(&mut rng, bits, top, one_mod_4);
+        let base = match bsel {
+            0 => rng.gen_biguint_below(&n),
+            1 => &n - 1u32,
+            _ => &n - 2u32,
+        };
+        let mut exp = rng.gen_biguint(ebits);
+        if ebits > 0 {
+            exp.set_bit(ebits - 1, true); // l = ebits exponent steps
+        }
+        let (nh, bh, eh) = (n.to_str_radix(16), base.to_str_radix(16), exp.to_str_radix(16));
+        let ks = k.to_string();
+        let v = json(&redc(&[
+            "hw",
+            "modexp",
+            "--design",
+            "hrm",
+            "--radix-bits",
+            &ks,
+            "--modulus",
+            &nh,
+            "--base",
+            &bh,
+            "--exp",
+            &eh,
+            "--json",
+        ]));
+        let want = base.modpow(&exp, &n);
+        assert_eq!(hex_field(&v, "result"), want, "model, k={k} {bits} bits");
+        hrm_sim_matches(k, bits, &nh, &bh, &eh, &v);
+    }
+    // Rows that carry out of the top PU (issue 12): these fail when the RTL
+    // drops that carry (found by simulating such a mutant on random moduli).
+    for (k, bits, nh, bh, eh) in [
+        (2u32, 24u64, "ff4ce5", "1012f0", "8f4205"),
+        (3, 48, "ffdb9c9c2d91", "ffdb9c9c2d8f", "a8f51ac5"),
+    ] {
+        let ks = k.to_string();
+        let v = json(&redc(&[
+            "hw",
+            "modexp",
+            "--design",
+            "hrm",
+            "--radix-bits",
+            &ks,
+            "--modulus",
+            nh,
+            "--base",
+            bh,
+            "--exp",
+            eh,
+            "--json",
+        ]));
+        let hex = |s: &str| BigUint::parse_bytes(s.as_bytes(), 16).unwrap();
+        assert_eq!(hex_field(&v, "result"), hex(bh).modpow(&hex(eh), &hex(nh)));
+        hrm_sim_matches(k, bits, nh, bh, eh, &v);
+    }
+}
+
+/// Simulates `--design hrm` and requires the model's result and `total_cycles`.
+fn hrm_sim_matches(k: u32, bits: u64, nh: &str, bh: &str, eh: &str, model: &serde_json::Value) {
+    let ks = k.to_string();
+    let line = simulate("hrm", bits, &["--radix-bits", &ks], nh, bh, eh);
+    assert_eq!(
+        line,
+        format!(
+            "result={} cycles={}",
+            model["result"].as_str().unwrap(),
+            model["total_cycles"].as_u64().unwrap()
+        ),
+        "k={k} {bits}-bit n={nh} b={bh} e={eh}"
+    );
+}
+
 #[test]
 fn rtl_bad_arguments_exit_2() {
     let dir = std::env::temp_dir().join(format!("redc-rtl-bad-{}", std::process::id()));
@@ -273,6 +398,42 @@ fn rtl_bad_arguments_exit_2() {
             "16",
             "--radix-bits",
             "4",
+            "-o",
+            d,
+        ],
+        vec![
+            "hw",
+            "rtl",
+            "--design",
+            "hrm",
+            "--bits",
+            "16",
+            "--radix-bits",
+            "1",
+            "-o",
+            d,
+        ],
+        vec![
+            "hw",
+            "rtl",
+            "--design",
+            "hrm",
+            "--bits",
+            "16",
+            "--radix-bits",
+            "65",
+            "-o",
+            d,
+        ],
+        vec![
+            "hw",
+            "rtl",
+            "--design",
+            "hrm",
+            "--bits",
+            "3",
+            "--radix-bits",
+            "2",
             "-o",
             d,
         ],

@@ -13,6 +13,7 @@
 //! | [`csa_mont`] | 004 Alg. 2, Alg. 3 | five-to-two and four-to-two (+ multiplexer) radix-2 Montgomery multipliers |
 //! | [`csa_exp`] | 004 Alg. 5, Table 4 | the exponentiator with squaring and multiplication on two multipliers in parallel |
 //! | [`hrm`] | 002 Alg. 2, §3 | the radix-2^k column-sharing super-pipeline (m + 3 PUs) |
+//! | [`rtl`], [`rtl_hrm`] | 004, 002 | Verilog-2005 generators of the csa and hrm designs with Icarus testbenches |
 //! | [`euclid`] | 003 Alg. 4 | bit-serial Euclidean reduction used by the post-processing units |
 //! | [`qpipe`] | 003 Alg. 6, §8.2 | radix-2^p Hensel product with quotient pipelining of depth d |
 //! | [`carry`] | 003 §8.1 | the asynchronous carry-completion adder |
@@ -35,6 +36,7 @@ pub mod hrm;
 pub mod qpipe;
 pub mod reproduce;
 pub mod rtl;
+pub mod rtl_hrm;
 pub mod window;
 
 /// Re-exported so that users (the `redc hw` command) name the same `BigUint`.
