@@ -1,5 +1,7 @@
 //! The papers' table rows against the models (the `redc hw reproduce`
-//! command).  Every model value comes from running a model: cycle counts are
+//! command).  Every model value comes from running a model, except the
+//! synthesis rows, whose gate counts and depths are stored from a Yosys run
+//! (see [`synthesis_rows`]): cycle counts are
 //! simulated, times are simulated cycles divided by the paper's clock (or
 //! multiplied by its delay), product counts and carry-completion clocks are
 //! means over random operands drawn from a fixed seed (so the output is
@@ -453,8 +455,96 @@ pub fn rows() -> Vec<Row> {
         1.25,
         binary / windowed,
     ));
+    out.extend(synthesis_rows());
     for r in out.iter_mut() {
         (r.source, r.same_formula) = classify(r);
     }
+    out
+}
+
+/// The trends that synthesis makes comparable (issue 12, item 4). The
+/// figures are stored from one run of `scripts/hw_synth.sh` (Yosys 0.23,
+/// `synth -flatten`, `abc -g NAND`; NAND2-equivalents and gate depth,
+/// docs/HARDWARE.md, "Verilog, simulation and synthesis"): `reproduce` does
+/// not run Yosys. Another technology than the papers' (generic gates, not
+/// 0.18 um cells or a Virtex), so only ratios are compared.
+fn synthesis_rows() -> Vec<Row> {
+    let mut out = Vec::new();
+    // 002 Table 1: Delay (ns) and Scale (K NANDs) per k, n = 1024.
+    let paper = [
+        (2u32, 1.67, 162.0),
+        (4, 2.01, 214.0),
+        (8, 2.83, 318.0),
+        (16, 4.52, 433.0),
+        (32, 6.98, 786.0),
+    ];
+    // One PU: NAND2-eq, flip-flops, depth (gate levels).
+    let pu = [
+        (2u32, 224.0, 25.0, 31.0),
+        (4, 675.0, 43.0, 47.0),
+        (8, 2286.0, 79.0, 62.0),
+        (16, 8632.0, 151.0, 81.0),
+        (32, 32584.0, 295.0, 117.0),
+    ];
+    // The PU array at n = 1024: (ceil(1024/k) + 3) PUs, a flip-flop as 5 NAND2.
+    let array = |k: u32, nand: f64, ff: f64| (1024u32.div_ceil(k) + 3) as f64 * (nand + 5.0 * ff);
+    let (delay2, scale2) = (paper[0].1, paper[0].2);
+    let (depth2, array2) = (pu[0].3, array(pu[0].0, pu[0].1, pu[0].2));
+    for (&(k, delay, scale), &(_, nand, ff, depth)) in paper.iter().zip(pu.iter()).skip(1) {
+        out.push(row(
+            SEED_002,
+            "Table 1, synthesis",
+            &format!("k = {k} over k = 2"),
+            "delay ratio (model: gate depth of one PU)",
+            delay / delay2,
+            depth / depth2,
+        ));
+        out.push(row(
+            SEED_002,
+            "Table 1, synthesis",
+            &format!("k = {k} over k = 2, n = 1024"),
+            "area ratio (model: PU array, NAND2-eq)",
+            scale / scale2,
+            array(k, nand, ff) / array2,
+        ));
+    }
+    // 004: one multiplier, Alg. 3 (four-to-two) over Alg. 2 (five-to-two).
+    // Paper: +11.5 % / +10.1 % area and +9.3 % / +0.7 % throughput at k = 512 /
+    // 1024. Model: NAND2-eq at N = 64 / 128; throughput = (depth ratio) x
+    // (clocks per product, k + 2 over k + 3, as the models count them).
+    for (k, n, area_paper, tp_paper, area5, area4) in [
+        (512u32, 64u32, 1.115, 1.093, 3437.0, 3870.0),
+        (1024, 128, 1.101, 1.007, 6701.0, 7518.0),
+    ] {
+        out.push(row(
+            SEED_004,
+            "Tables 5-7, synthesis",
+            &format!("Alg. 3 over Alg. 2, k = {k} (model: N = {n})"),
+            "area ratio (model: one multiplier, NAND2-eq)",
+            area_paper,
+            area4 / area5,
+        ));
+        out.push(row(
+            SEED_004,
+            "Tables 5-7, synthesis",
+            &format!("Alg. 3 over Alg. 2, k = {k} (model: depth 20 vs 23)"),
+            "throughput ratio (model: 1/depth x clocks per product)",
+            tp_paper,
+            (20.0 / 23.0) * (k as f64 + 2.0) / (k as f64 + 3.0),
+        ));
+    }
+    // 004: the critical path against the word length. Paper: Table 5's clocks,
+    // 102.31 MHz at k = 512 and 95.9 MHz at 1024; model: the five-to-two
+    // multiplier's depth, 20 levels at N = 16, 32, 64 and 128 alike.
+    const MUL_DEPTH_N64: f64 = 20.0;
+    const MUL_DEPTH_N128: f64 = 20.0;
+    out.push(row(
+        SEED_004,
+        "Table 5, synthesis",
+        "k = 1024 over k = 512 (model: N = 128 over 64)",
+        "critical path ratio (model: gate depth)",
+        102.31 / 95.9,
+        MUL_DEPTH_N128 / MUL_DEPTH_N64,
+    ));
     out
 }
