@@ -233,7 +233,23 @@ fn csa_tb(design: CsaDesign, bits: u32) -> String {
          \x20     if (r >= n) r = r - n;\n\
          \x20   end\n\
          \x20   kk = r;\n\
-         \x20   @(negedge clk); start = 1'b1;\n\
+         {run}",
+        name = design.name(),
+        big = n + 63,
+        wm = w - 1,
+        nm = n - 1,
+        r = n + 2,
+        r2 = 2 * (n + 2),
+        run = tb_run((n as u64 + 4) * (n as u64 + 3) + n as u64 + 2),
+    )
+}
+
+/// The testbenches' common end: a start pulse, then clock edges counted until
+/// `done` (giving up after `limit`), then the one line `result=HEX cycles=N`
+/// (the `result` signal) and the end of the module.
+pub(crate) fn tb_run(limit: u64) -> String {
+    format!(
+        "    @(negedge clk); start = 1'b1;\n\
          \x20   @(posedge clk); #1 start = 1'b0;\n\
          \x20   cycles = 0;\n\
          \x20   while (!done) begin\n\
@@ -243,13 +259,6 @@ fn csa_tb(design: CsaDesign, bits: u32) -> String {
          \x20   $display(\"result=%0h cycles=%0d\", result, cycles);\n\
          \x20   $finish;\n\
          \x20 end\n\
-         endmodule\n",
-        name = design.name(),
-        big = n + 63,
-        wm = w - 1,
-        nm = n - 1,
-        r = n + 2,
-        r2 = 2 * (n + 2),
-        limit = (n as u64 + 4) * (n as u64 + 3) + n as u64 + 2,
+         endmodule\n"
     )
 }

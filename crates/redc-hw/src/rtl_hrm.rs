@@ -351,6 +351,7 @@ fn tb(g: &Geom) -> String {
     let rb = k * (g.m + 2);
     // clocks of the longest run (exponent of N bits) plus slack
     let limit = 6 * g.w as u64 + n as u64 * (2 * g.w as u64 + 1) + g.w as u64 + g.p as u64 + 16;
+    let run = crate::rtl::tb_run(limit);
     format!(
         "// Testbench for `redc hw rtl --design hrm --bits {n} --radix-bits {k}`.\n\
          // Reads +modulus=HEX +base=HEX +exp=HEX, runs one exponentiation and prints\n\
@@ -395,17 +396,7 @@ fn tb(g: &Geom) -> String {
          \x20     if (r >= mt) r = r - mt;\n\
          \x20   end\n\
          \x20   r2 = r;\n\
-         \x20   @(negedge clk); start = 1'b1;\n\
-         \x20   @(posedge clk); #1 start = 1'b0;\n\
-         \x20   cycles = 0;\n\
-         \x20   while (!done) begin\n\
-         \x20     @(posedge clk); #1 cycles = cycles + 1;\n\
-         \x20     if (cycles > {limit}) begin $display(\"error: no done after {limit} cycles\"); $finish; end\n\
-         \x20   end\n\
-         \x20   $display(\"result=%0h cycles=%0d\", result, cycles);\n\
-         \x20   $finish;\n\
-         \x20 end\n\
-         endmodule\n",
+         {run}",
         big = n + 63,
         nm = n - 1,
         mtm = mtw - 1,

@@ -57,25 +57,30 @@ mod bench {
         v[0]
     }
 
+    /// ns per dual product and per dual squaring (feedback chains of `it`
+    /// products, best of `reps`) on two random d-digit moduli.
+    fn dual_times(rng: &mut StdRng, d: usize, reps: usize, it: usize) -> (f64, f64) {
+        let bits = 52 * d as u64 - 2;
+        let s = (bits as usize).div_ceil(64);
+        let (np, nq) = (modulus(rng, bits), modulus(rng, bits));
+        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+        let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
+        let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+        let run = |sqr: bool| {
+            time(reps, 1, |_| {
+                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, sqr, it));
+            }) / it as f64
+        };
+        (run(false), run(true))
+    }
+
     /// `kernel_bench steps`: ns per dual product at every digit count (the per-step cost).
     fn steps() {
         let mut rng = StdRng::seed_from_u64(7);
         println!("{:>3} {:>9} {:>9} {:>9}", "d", "mul2 ns", "sqr2 ns", "ns/step");
         for d in (1..=10).map(|nr| 4 * nr) {
-            let bits = 52 * d as u64 - 2;
-            let s = (bits as usize).div_ceil(64);
-            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
-            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
-            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
-            let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
-            let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
-            let it = 20_000;
-            let m = time(15, 1, |_| {
-                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, false, it));
-            }) / it as f64;
-            let q2 = time(15, 1, |_| {
-                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, true, it));
-            }) / it as f64;
+            let (m, q2) = dual_times(&mut rng, d, 15, 20_000);
             println!("{:>3} {:>9.1} {:>9.1} {:>9.2}", d, m, q2, m / d as f64);
         }
     }
@@ -86,20 +91,7 @@ mod bench {
     fn dual() {
         let mut rng = StdRng::seed_from_u64(7);
         for d in [20usize, 32, 40] {
-            let bits = 52 * d as u64 - 2;
-            let s = (bits as usize).div_ceil(64);
-            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
-            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
-            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
-            let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
-            let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
-            let it = 2000;
-            let m = time(101, 1, |_| {
-                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, false, it));
-            }) / it as f64;
-            let q2 = time(101, 1, |_| {
-                black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, true, it));
-            }) / it as f64;
+            let (m, q2) = dual_times(&mut rng, d, 101, 2000);
             print!("d{d}: mul {m:.1} sqr {q2:.1}  ");
         }
         // The single-modulus kernel (public-exponent work) at 2048 bits: 40 digits.
