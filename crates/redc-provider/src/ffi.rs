@@ -14,6 +14,7 @@
 use crate::cipher::CipherCtx;
 use crate::keys::{self, GenCtx, KeyObj};
 use crate::params::{Param, Value};
+use crate::pss::KeyType;
 use crate::sig::{Op, SigCtx};
 use core::ffi::{CStr, c_char, c_int, c_void};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -156,15 +157,17 @@ unsafe fn read_value(param: &OsslParam) -> Option<Value> {
         unsafe { std::slice::from_raw_parts(ptr, len) }
     };
     match param.data_type {
-        INTEGER => match param.data_size {
-            // SAFETY: data holds a native int of data_size bytes.
-            4 => Some(Value::Int(i64::from(unsafe {
-                (param.data as *const i32).read_unaligned()
-            }))),
-            // SAFETY: as above, 8 bytes.
-            8 => Some(Value::Int(unsafe { (param.data as *const i64).read_unaligned() })),
-            _ => None,
-        },
+        // A native signed integer of 1 to 8 bytes: OpenSSL makes them of
+        // any size, such as the one byte of `-pkeyopt saltlen:32` read by
+        // OSSL_PARAM_allocate_from_text.
+        INTEGER if (1..=8).contains(&param.data_size) => {
+            let mut le = [0u8; 8];
+            le[..param.data_size].copy_from_slice(bytes(param.data as *const u8, param.data_size));
+            if le[param.data_size - 1] & 0x80 != 0 {
+                le[param.data_size..].fill(0xff);
+            }
+            Some(Value::Int(i64::from_le_bytes(le)))
+        }
         UNSIGNED_INTEGER => {
             // Native (little-endian) unsigned integer of data_size bytes:
             // read straight into a wiped big-endian buffer.
@@ -526,14 +529,21 @@ pub unsafe extern "C" fn OSSL_provider_init(
 }
 
 const RSA_NAMES: &CStr = c"RSA:rsaEncryption:1.2.840.113549.1.1.1";
+const RSA_PSS_NAMES: &CStr = c"RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10";
 const PROPS: &CStr = c"provider=redc";
 
-static KEYMGMT_ALGS: Table<[Algorithm; 2]> = Table([
+static KEYMGMT_ALGS: Table<[Algorithm; 3]> = Table([
     Algorithm {
         names: RSA_NAMES.as_ptr(),
         props: PROPS.as_ptr(),
         imp: KEYMGMT.as_ptr(),
         desc: c"redc RSA key management".as_ptr(),
+    },
+    Algorithm {
+        names: RSA_PSS_NAMES.as_ptr(),
+        props: PROPS.as_ptr(),
+        imp: KEYMGMT_PSS.as_ptr(),
+        desc: c"redc RSA-PSS key management".as_ptr(),
     },
     Algorithm {
         names: null(),
@@ -585,6 +595,54 @@ static KEY_NUMBERS: Table<[OsslParam; 9]> = Table([
     PARAM_END,
 ]);
 
+/// An RSA-PSS key's numbers and restriction (`crate::pss`).
+static KEY_NUMBERS_PSS: Table<[OsslParam; 13]> = Table([
+    desc(c"n", UNSIGNED_INTEGER),
+    desc(c"e", UNSIGNED_INTEGER),
+    desc(c"d", UNSIGNED_INTEGER),
+    desc(c"rsa-factor1", UNSIGNED_INTEGER),
+    desc(c"rsa-factor2", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent1", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent2", UNSIGNED_INTEGER),
+    desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
+    desc(c"digest", UTF8_STRING),
+    desc(c"mgf", UTF8_STRING),
+    desc(c"mgf1-digest", UTF8_STRING),
+    desc(c"saltlen", INTEGER),
+    PARAM_END,
+]);
+
+static KEY_GETTABLE_PSS: Table<[OsslParam; 17]> = Table([
+    desc(c"bits", INTEGER),
+    desc(c"security-bits", INTEGER),
+    desc(c"max-size", INTEGER),
+    desc(c"default-digest", UTF8_STRING),
+    desc(c"mandatory-digest", UTF8_STRING),
+    desc(c"n", UNSIGNED_INTEGER),
+    desc(c"e", UNSIGNED_INTEGER),
+    desc(c"d", UNSIGNED_INTEGER),
+    desc(c"rsa-factor1", UNSIGNED_INTEGER),
+    desc(c"rsa-factor2", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent1", UNSIGNED_INTEGER),
+    desc(c"rsa-exponent2", UNSIGNED_INTEGER),
+    desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
+    desc(c"digest", UTF8_STRING),
+    desc(c"mgf1-digest", UTF8_STRING),
+    desc(c"saltlen", INTEGER),
+    PARAM_END,
+]);
+
+static GEN_SETTABLE_PSS: Table<[OsslParam; 8]> = Table([
+    desc(c"bits", UNSIGNED_INTEGER),
+    desc(c"primes", UNSIGNED_INTEGER),
+    desc(c"e", UNSIGNED_INTEGER),
+    desc(c"digest", UTF8_STRING),
+    desc(c"digest-props", UTF8_STRING),
+    desc(c"mgf1-digest", UTF8_STRING),
+    desc(c"saltlen", INTEGER),
+    PARAM_END,
+]);
+
 static KEY_GETTABLE: Table<[OsslParam; 13]> = Table([
     desc(c"bits", INTEGER),
     desc(c"security-bits", INTEGER),
@@ -615,7 +673,11 @@ const _: () = {
 };
 
 unsafe extern "C" fn km_new(_prov: *mut c_void) -> *mut c_void {
-    guard(null_mut(), || boxed(KeyObj::default()))
+    guard(null_mut(), || boxed(KeyObj::new(KeyType::Rsa)))
+}
+
+unsafe extern "C" fn km_new_pss(_prov: *mut c_void) -> *mut c_void {
+    guard(null_mut(), || boxed(KeyObj::new(KeyType::Pss(None))))
 }
 
 unsafe extern "C" fn km_free(kd: *mut c_void) {
@@ -666,12 +728,17 @@ unsafe extern "C" fn km_types(_selection: c_int) -> *const OsslParam {
     KEY_NUMBERS.0.as_ptr()
 }
 
+unsafe extern "C" fn km_types_pss(_selection: c_int) -> *const OsslParam {
+    KEY_NUMBERS_PSS.0.as_ptr()
+}
+
 unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, arg: *mut c_void) -> c_int {
     guard(0, || {
         // SAFETY: kd is a live key object (read only here).
-        let Some(Some(key)) = (unsafe { key_obj(kd) }).map(|k| k.key.clone()) else {
+        let Some(obj) = (unsafe { key_obj(kd) }) else {
             return 0;
         };
+        let Some(key) = obj.key.clone() else { return 0 };
         let Some(cb) = cb else { return 0 };
         let numbers = keys::export(&key, selection);
         // Little-endian copies, wiped when this function returns.
@@ -697,9 +764,50 @@ unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, 
                 return_size: UNMODIFIED,
             })
             .collect();
+        // An RSA-PSS key's restriction: names as NUL-terminated strings
+        // (data_size without the NUL, as OSSL_PARAM_construct_utf8_string
+        // makes them), the salt length as a C int.
+        let other = keys::export_other(obj, selection);
+        let mut texts: Vec<std::ffi::CString> = Vec::new();
+        let mut ints: Vec<Box<c_int>> = Vec::new();
+        for (name, value) in &other {
+            let key = match *name {
+                "digest" => c"digest",
+                "mgf1-digest" => c"mgf1-digest",
+                "saltlen" => c"saltlen",
+                _ => return 0,
+            };
+            let (data_type, data, data_size) = match value {
+                Value::Utf8(text) => {
+                    let Ok(c) = std::ffi::CString::new(text.as_str()) else {
+                        return 0;
+                    };
+                    let len = text.len();
+                    texts.push(c);
+                    let last = texts.last().map_or(null(), |c| c.as_ptr());
+                    (UTF8_STRING, last as *mut c_void, len)
+                }
+                Value::Int(n) => {
+                    let Ok(n) = c_int::try_from(*n) else { return 0 };
+                    ints.push(Box::new(n));
+                    let last = ints.last().map_or(null(), |b| &**b as *const c_int);
+                    (INTEGER, last as *mut c_void, size_of::<c_int>())
+                }
+                _ => return 0,
+            };
+            params.push(OsslParam {
+                key: key.as_ptr(),
+                data_type,
+                data,
+                data_size,
+                return_size: UNMODIFIED,
+            });
+        }
         params.push(PARAM_END);
-        // SAFETY: the array and the buffers it points to live until after
-        // the call; the callback only reads them (OSSL_CALLBACK contract).
+        // SAFETY: the array and the buffers it points to (le, texts, ints:
+        // heap buffers that do not move when their vectors grow) live until
+        // after the call; the callback only reads them (OSSL_CALLBACK
+        // contract).
         unsafe { cb(params.as_ptr(), arg) }
     })
 }
@@ -707,16 +815,23 @@ unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, 
 unsafe extern "C" fn km_get_params(kd: *mut c_void, params: *mut OsslParam) -> c_int {
     guard(0, || {
         // SAFETY: kd is a live key object (read only here).
-        let Some(Some(key)) = (unsafe { key_obj(kd) }).map(|k| k.key.clone()) else {
+        let Some(obj) = (unsafe { key_obj(kd) }) else {
             return 0;
         };
+        if obj.key.is_none() {
+            return 0;
+        }
         // SAFETY: params is the caller's writable array.
-        ok(unsafe { write_params(params, |name| keys::get_param(&key, name)) })
+        ok(unsafe { write_params(params, |name| keys::get_param(obj, name)) })
     })
 }
 
 unsafe extern "C" fn km_gettable_params(_prov: *mut c_void) -> *const OsslParam {
     KEY_GETTABLE.0.as_ptr()
+}
+
+unsafe extern "C" fn km_gettable_params_pss(_prov: *mut c_void) -> *const OsslParam {
+    KEY_GETTABLE_PSS.0.as_ptr()
 }
 
 unsafe extern "C" fn km_dup(kd: *const c_void, selection: c_int) -> *mut c_void {
@@ -733,19 +848,35 @@ unsafe extern "C" fn km_query_operation_name(_op: c_int) -> *const c_char {
     c"RSA".as_ptr()
 }
 
-unsafe extern "C" fn km_gen_init(
-    _prov: *mut c_void,
-    selection: c_int,
-    params: *const OsslParam,
-) -> *mut c_void {
+/// # Safety
+/// `params` is NULL or the caller's array.
+unsafe fn gen_init(selection: c_int, params: *const OsslParam, kind: KeyType) -> *mut c_void {
     guard(null_mut(), || {
-        let mut g = GenCtx::new(selection);
+        let mut g = GenCtx::new(selection, kind);
         // SAFETY: params is the caller's array.
         if !g.set_params(&unsafe { read_params(params) }) {
             return null_mut();
         }
         boxed(g)
     })
+}
+
+unsafe extern "C" fn km_gen_init(
+    _prov: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+) -> *mut c_void {
+    // SAFETY: forwarded unchanged.
+    unsafe { gen_init(selection, params, KeyType::Rsa) }
+}
+
+unsafe extern "C" fn km_gen_init_pss(
+    _prov: *mut c_void,
+    selection: c_int,
+    params: *const OsslParam,
+) -> *mut c_void {
+    // SAFETY: forwarded unchanged.
+    unsafe { gen_init(selection, params, KeyType::Pss(None)) }
 }
 
 unsafe extern "C" fn km_gen_set_params(g: *mut c_void, params: *const OsslParam) -> c_int {
@@ -760,6 +891,10 @@ unsafe extern "C" fn km_gen_set_params(g: *mut c_void, params: *const OsslParam)
 
 unsafe extern "C" fn km_gen_settable_params(_g: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
     GEN_SETTABLE.0.as_ptr()
+}
+
+unsafe extern "C" fn km_gen_settable_params_pss(_g: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+    GEN_SETTABLE_PSS.0.as_ptr()
 }
 
 unsafe extern "C" fn km_gen(g: *mut c_void, _cb: Callback, _arg: *mut c_void) -> *mut c_void {
@@ -801,13 +936,39 @@ static KEYMGMT: [Dispatch; 21] = [
     END,
 ];
 
-/// The key of a provider key pointer, shared.
+/// "RSA-PSS": the same entry points but for the key type and the lists of
+/// parameters, which add the restriction.
+static KEYMGMT_PSS: [Dispatch; 21] = [
+    entry!(1, km_new_pss),
+    entry!(2, km_gen_init_pss),
+    entry!(4, km_gen_set_params),
+    entry!(5, km_gen_settable_params_pss),
+    entry!(6, km_gen),
+    entry!(7, km_gen_cleanup),
+    entry!(10, km_free),
+    entry!(11, km_get_params),
+    entry!(12, km_gettable_params_pss),
+    entry!(20, km_query_operation_name),
+    entry!(21, km_has),
+    entry!(22, km_validate),
+    entry!(23, km_match),
+    entry!(40, km_import),
+    entry!(41, km_types_pss),
+    entry!(42, km_export),
+    entry!(43, km_types_pss),
+    entry!(44, km_dup),
+    END,
+    END,
+    END,
+];
+
+/// The key of a provider key pointer, shared, and its type.
 ///
 /// # Safety
 /// `kd` is NULL or a live key object of this module.
-unsafe fn key_of(kd: *mut c_void) -> Option<std::sync::Arc<keys::Key>> {
+unsafe fn key_of(kd: *mut c_void) -> Option<(std::sync::Arc<keys::Key>, KeyType)> {
     // SAFETY: per the contract (read only).
-    unsafe { key_obj(kd) }.and_then(|k| k.key.clone())
+    unsafe { key_obj(kd) }.and_then(|k| Some((k.key.clone()?, k.kind)))
 }
 
 // -------------------------------------------------------------- signature
@@ -1133,7 +1294,12 @@ unsafe fn ac_init(ctx: *mut c_void, kd: *mut c_void, decrypt: bool, params: *con
     guard(0, || {
         // SAFETY: ctx live; kd a live key or NULL; params the caller's array.
         let (c, key, params) = unsafe { (obj::<CipherCtx>(ctx), key_of(kd), read_params(params)) };
-        c.is_some_and(|c| c.init(key, decrypt, &params)).into()
+        // RSA-PSS keys sign only (OpenSSL's RSA cipher refuses them too).
+        if key.as_ref().is_some_and(|(_, kind)| *kind != KeyType::Rsa) {
+            return 0;
+        }
+        c.is_some_and(|c| c.init(key.map(|(k, _)| k), decrypt, &params))
+            .into()
     })
 }
 

@@ -1,4 +1,6 @@
-//! Key management: redc's keys behind OpenSSL's `EVP_KEYMGMT` for "RSA".
+//! Key management: redc's keys behind OpenSSL's `EVP_KEYMGMT` for "RSA"
+//! and "RSA-PSS" (the same numbers; an RSA-PSS key also carries its
+//! [`KeyType`], with the restriction of [`crate::pss`]).
 //!
 //! Keys reach the provider by import (the default provider decodes a file
 //! and passes the numbers n, e, d, rsa-factor1/2, rsa-exponent1/2,
@@ -9,7 +11,8 @@
 //! Secrets: the numbers are read into wiped buffers ([`Value::Big`]) and
 //! the key's own storage is wiped when the last reference is dropped.
 
-use crate::params::{Param, Value, find};
+use crate::params::{Param, Value, find, md_name};
+use crate::pss::{KeyType, Restriction};
 use redc::rsa::{PrivateComponents, RsaPrivateKey, RsaPublicKey, keygen, os_rng};
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -20,6 +23,8 @@ pub const SELECT_PRIVATE: i32 = 0x01;
 pub const SELECT_PUBLIC: i32 = 0x02;
 /// Both halves of a key pair.
 pub const SELECT_KEYPAIR: i32 = SELECT_PRIVATE | SELECT_PUBLIC;
+/// `OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS`: for RSA-PSS, the restriction.
+pub const SELECT_OTHER: i32 = 0x80;
 
 /// A key as the provider holds it (once, behind an `Arc`: the size of the
 /// variants does not matter).
@@ -51,10 +56,19 @@ impl Key {
 
 /// OpenSSL's key object (`void *keydata`): empty until imported or
 /// generated. Operation contexts hold their own reference to the key.
-#[derive(Default)]
 pub struct KeyObj {
     /// The key, shared with the operation contexts that use it.
     pub key: Option<Arc<Key>>,
+    /// RSA or RSA-PSS: fixed by the key management that made the object;
+    /// an RSA-PSS key's restriction comes with its import or generation.
+    pub kind: KeyType,
+}
+
+impl KeyObj {
+    /// An empty object of key type `kind`.
+    pub fn new(kind: KeyType) -> KeyObj {
+        KeyObj { key: None, kind }
+    }
 }
 
 /// The names of the numbers, in OpenSSL's order.
@@ -81,7 +95,18 @@ fn big<'a>(params: &'a [Param], key: &str) -> Option<&'a [u8]> {
 /// always; the private numbers when the selection asks for them and d is
 /// present. Multi-prime keys and private keys without their primes are
 /// refused (false).
+///
+/// An RSA-PSS key's restriction is read with the "other parameters"
+/// selection ([`Restriction::apply`]); a bad one is refused.
 pub fn import(obj: &mut KeyObj, selection: i32, params: &[Param]) -> bool {
+    if let KeyType::Pss(current) = obj.kind
+        && selection & SELECT_OTHER != 0
+    {
+        match Restriction::apply(current, params) {
+            Ok(r) => obj.kind = KeyType::Pss(r),
+            Err(_) => return false,
+        }
+    }
     if selection & SELECT_KEYPAIR == 0 {
         return true;
     }
@@ -145,10 +170,21 @@ pub fn export(key: &Key, selection: i32) -> Vec<(&'static str, Zeroizing<Vec<u8>
     out
 }
 
+/// The restriction parameters of `obj` for `selection`: those of a
+/// restricted RSA-PSS key under the "other parameters" selection
+/// ([`Restriction::to_params`]), else none.
+pub fn export_other(obj: &KeyObj, selection: i32) -> Vec<(&'static str, Value)> {
+    match obj.kind.restriction() {
+        Some(r) if selection & SELECT_OTHER != 0 => r.to_params(),
+        _ => Vec::new(),
+    }
+}
+
 /// A copy of `obj` holding only what `selection` asks for, as OpenSSL's
 /// RSA dup: nothing without a key-pair selection (`EVP_PKEY_copy_parameters`
 /// asks for the domain parameters only, which RSA has none of), the
-/// public half without the private selection.
+/// public half without the private selection. The key type and an
+/// RSA-PSS restriction are always copied, as OpenSSL does.
 pub fn dup(obj: &KeyObj, selection: i32) -> KeyObj {
     let key = match &obj.key {
         _ if selection & SELECT_KEYPAIR == 0 => None,
@@ -157,7 +193,7 @@ pub fn dup(obj: &KeyObj, selection: i32) -> KeyObj {
         }
         k => k.clone(),
     };
-    KeyObj { key }
+    KeyObj { key, kind: obj.kind }
 }
 
 /// Whether `obj` holds what `selection` asks for.
@@ -226,14 +262,24 @@ pub fn security_bits(bits: usize) -> i64 {
     ((e + 4) & !7).min(cap)
 }
 
-/// The value of key parameter `name`, if the key has it.
-pub fn get_param(key: &Key, name: &str) -> Option<Value> {
+/// The value of key parameter `name`, if the key has it. A restricted
+/// RSA-PSS key names its hash as "mandatory-digest" instead of a
+/// "default-digest", and answers its restriction's parameters.
+pub fn get_param(obj: &KeyObj, name: &str) -> Option<Value> {
+    let key = obj.key.as_deref()?;
     let public = key.public();
+    let restriction = obj.kind.restriction();
     Some(match name {
         "bits" => Value::Int(public.bits() as i64),
         "security-bits" => Value::Int(security_bits(public.bits())),
         "max-size" => Value::Int(public.size() as i64),
-        "default-digest" => Value::Utf8("SHA256".into()),
+        "default-digest" if restriction.is_none() => Value::Utf8("SHA256".into()),
+        "mandatory-digest" => Value::Utf8(md_name(restriction?.md).into()),
+        "digest" | "mgf1-digest" | "saltlen" => {
+            let mut params = restriction?.to_params();
+            let i = params.iter().position(|(n, _)| *n == name)?;
+            params.swap_remove(i).1
+        }
         _ => {
             let mut numbers = export(key, SELECT_KEYPAIR);
             let i = numbers.iter().position(|(n, _)| *n == name)?;
@@ -250,20 +296,32 @@ pub struct GenCtx {
     pub e: u64,
     /// What the caller wants generated.
     pub selection: i32,
+    /// The key type, with an RSA-PSS key's restriction.
+    pub kind: KeyType,
 }
 
 impl GenCtx {
-    /// The defaults of OpenSSL's RSA key generation.
-    pub fn new(selection: i32) -> GenCtx {
+    /// The defaults of OpenSSL's RSA (or RSA-PSS, unrestricted) key
+    /// generation.
+    pub fn new(selection: i32, kind: KeyType) -> GenCtx {
         GenCtx {
             bits: 2048,
             e: 65537,
             selection,
+            kind,
         }
     }
 
-    /// Apply "bits", "primes" (only 2) and "e".
+    /// Apply "bits", "primes" (only 2) and "e"; for RSA-PSS also the
+    /// restriction's "digest", "mgf1-digest" and "saltlen"
+    /// (`openssl genpkey -pkeyopt rsa_pss_keygen_md:sha256`, ...).
     pub fn set_params(&mut self, params: &[Param]) -> bool {
+        if let KeyType::Pss(current) = self.kind {
+            match Restriction::apply(current, params) {
+                Ok(r) => self.kind = KeyType::Pss(r),
+                Err(_) => return false,
+            }
+        }
         if let Some(v) = find(params, "bits") {
             match v.as_int().and_then(|b| usize::try_from(b).ok()) {
                 Some(b) => self.bits = b,
@@ -287,12 +345,13 @@ impl GenCtx {
     /// A new key, or `None` when redc cannot make one of these settings.
     pub fn generate(&self) -> Option<KeyObj> {
         if self.selection & SELECT_KEYPAIR == 0 {
-            return Some(KeyObj::default());
+            return Some(KeyObj::new(self.kind));
         }
         crate::trace(&format!("generate {} bits", self.bits));
         let key = keygen::generate(self.bits, self.e, &mut os_rng()).ok()?;
         Some(KeyObj {
             key: Some(Arc::new(Key::Private(key))),
+            kind: self.kind,
         })
     }
 }
@@ -313,25 +372,76 @@ mod tests {
 
     #[test]
     fn export_import_round_trip_and_selection() {
-        let g = GenCtx::new(SELECT_KEYPAIR);
+        let g = GenCtx::new(SELECT_KEYPAIR, KeyType::Rsa);
         let obj = g.generate().unwrap();
         let key = obj.key.as_ref().unwrap();
         let all = params_of(export(key, SELECT_KEYPAIR));
         assert_eq!(all.len(), 8);
-        let mut back = KeyObj::default();
+        let mut back = KeyObj::new(KeyType::Rsa);
         assert!(import(&mut back, SELECT_KEYPAIR, &all));
         assert!(has(&back, SELECT_KEYPAIR));
         assert!(matches(&obj, &back, SELECT_KEYPAIR));
         // Public selection: a public key even though d is in the params.
-        let mut public = KeyObj::default();
+        let mut public = KeyObj::new(KeyType::Rsa);
         assert!(import(&mut public, SELECT_PUBLIC, &all));
         assert!(has(&public, SELECT_PUBLIC) && !has(&public, SELECT_PRIVATE));
         // d without the primes: refused.
-        let mut no_primes = KeyObj::default();
+        let mut no_primes = KeyObj::new(KeyType::Rsa);
         assert!(!import(&mut no_primes, SELECT_KEYPAIR, &all[..3]));
-        assert_eq!(get_param(key, "bits").unwrap().as_int(), Some(2048));
-        assert_eq!(get_param(key, "max-size").unwrap().as_int(), Some(256));
-        assert_eq!(get_param(key, "security-bits").unwrap().as_int(), Some(112));
+        assert_eq!(get_param(&obj, "bits").unwrap().as_int(), Some(2048));
+        assert_eq!(get_param(&obj, "max-size").unwrap().as_int(), Some(256));
+        assert_eq!(get_param(&obj, "security-bits").unwrap().as_int(), Some(112));
+    }
+
+    #[test]
+    fn rsa_pss_restriction_travels_with_the_other_parameters_selection() {
+        let mut g = GenCtx::new(SELECT_KEYPAIR, KeyType::Pss(None));
+        let set = [
+            Param {
+                key: "digest".into(),
+                value: Value::Utf8("SHA384".into()),
+            },
+            Param {
+                key: "saltlen".into(),
+                value: Value::Int(48),
+            },
+        ];
+        assert!(g.set_params(&set));
+        let obj = g.generate().unwrap();
+        let r = obj.kind.restriction().unwrap();
+        assert_eq!(
+            (r.md, r.mgf1, r.min_salt),
+            (redc::hash::HashAlg::Sha384, redc::hash::HashAlg::Sha1, 48)
+        );
+        assert_eq!(
+            get_param(&obj, "mandatory-digest").unwrap().as_str(),
+            Some("SHA384")
+        );
+        assert!(get_param(&obj, "default-digest").is_none());
+        // Exported with the numbers under SELECT_ALL, imported into a fresh
+        // RSA-PSS object: the same restriction; without the "other" bit, none.
+        let mut all = params_of(export(obj.key.as_ref().unwrap(), SELECT_KEYPAIR));
+        all.extend(
+            export_other(&obj, SELECT_KEYPAIR | SELECT_OTHER)
+                .into_iter()
+                .map(|(k, v)| Param {
+                    key: k.to_string(),
+                    value: v,
+                }),
+        );
+        let mut back = KeyObj::new(KeyType::Pss(None));
+        assert!(import(&mut back, SELECT_KEYPAIR | SELECT_OTHER, &all));
+        assert_eq!(back.kind, obj.kind);
+        let mut bare = KeyObj::new(KeyType::Pss(None));
+        assert!(import(&mut bare, SELECT_KEYPAIR, &all));
+        assert_eq!(bare.kind, KeyType::Pss(None));
+        assert!(export_other(&obj, SELECT_KEYPAIR).is_empty());
+        // A plain RSA object ignores the restriction parameters.
+        let mut rsa = KeyObj::new(KeyType::Rsa);
+        assert!(import(&mut rsa, SELECT_KEYPAIR | SELECT_OTHER, &all));
+        assert_eq!(rsa.kind, KeyType::Rsa);
+        // dup keeps the restriction whatever the selection.
+        assert_eq!(dup(&obj, SELECT_PUBLIC).kind, obj.kind);
     }
 
     #[test]

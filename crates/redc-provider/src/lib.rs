@@ -1,5 +1,5 @@
-//! redc-provider: an OpenSSL 3 provider named `redc` whose RSA key
-//! management, signatures and asymmetric encryption run on the redc
+//! redc-provider: an OpenSSL 3 provider named `redc` whose RSA and RSA-PSS
+//! key management, signatures and asymmetric encryption run on the redc
 //! engine (issue 13, item 1).
 //!
 //! Build it with `cargo build --release -p redc-provider`; OpenSSL loads
@@ -23,6 +23,7 @@ pub mod cipher;
 pub mod ffi;
 pub mod keys;
 pub mod params;
+pub mod pss;
 pub mod sig;
 
 /// With `REDC_PROVIDER_TRACE` set in the environment, one line on stderr

@@ -82,14 +82,13 @@ pub fn md_name(h: redc::hash::HashAlg) -> &'static str {
 }
 
 /// A digest name as OpenSSL spells it ("SHA256", "SHA2-256", "sha-256",
-/// "SHA1", or the dotted OID, which OpenSSL's name map also accepts and
-/// passes on as given); `None` for a digest the provider does not offer:
-/// SHA-1 and SHA-2 (SHA-3 is in the library, not yet in the provider's
-/// algorithm identifiers).
+/// "SHA3-256", "SHA1", or the dotted OID, which OpenSSL's name map also
+/// accepts and passes on as given); `None` for a digest the provider does
+/// not offer (MD5, SHAKE, ...).
 pub fn parse_md(name: &str) -> Option<redc::hash::HashAlg> {
     use redc::hash::HashAlg;
-    // OIDs: RFC 3279 2.2.1 (SHA-1), NIST CSOR hashAlgs (SHA-2).
-    let h = match name.trim() {
+    // OIDs: RFC 3279 2.2.1 (SHA-1), NIST CSOR hashAlgs (SHA-2, SHA-3).
+    match name.trim() {
         "1.3.14.3.2.26" => Some(HashAlg::Sha1),
         "2.16.840.1.101.3.4.2.1" => Some(HashAlg::Sha256),
         "2.16.840.1.101.3.4.2.2" => Some(HashAlg::Sha384),
@@ -97,13 +96,12 @@ pub fn parse_md(name: &str) -> Option<redc::hash::HashAlg> {
         "2.16.840.1.101.3.4.2.4" => Some(HashAlg::Sha224),
         "2.16.840.1.101.3.4.2.5" => Some(HashAlg::Sha512_224),
         "2.16.840.1.101.3.4.2.6" => Some(HashAlg::Sha512_256),
+        "2.16.840.1.101.3.4.2.7" => Some(HashAlg::Sha3_224),
+        "2.16.840.1.101.3.4.2.8" => Some(HashAlg::Sha3_256),
+        "2.16.840.1.101.3.4.2.9" => Some(HashAlg::Sha3_384),
+        "2.16.840.1.101.3.4.2.10" => Some(HashAlg::Sha3_512),
         other => HashAlg::from_name(other),
-    }?;
-    let sha3 = matches!(
-        h,
-        HashAlg::Sha3_224 | HashAlg::Sha3_256 | HashAlg::Sha3_384 | HashAlg::Sha3_512
-    );
-    (!sha3).then_some(h)
+    }
 }
 
 /// The RSA padding modes, with OpenSSL's numbers (`RSA_PKCS1_PADDING` = 1, ...).

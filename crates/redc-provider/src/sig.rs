@@ -6,9 +6,16 @@
 //! PKCS#1 v1.5 without a digest (`openssl pkeyutl -sign` with no
 //! `-digest`) signs the raw input with type-1 padding, as OpenSSL does;
 //! pad mode "none" is the raw primitive on k-byte inputs.
+//!
+//! An RSA-PSS key ([`KeyType::Pss`]) signs with PSS only; a restricted one
+//! fixes the digest and the MGF1 digest and starts at its minimum salt
+//! length, and any setting outside the restriction is refused, as
+//! OpenSSL's default provider does (`providers/implementations/signature/
+//! rsa_sig.c`, `rsa_signverify_init` and `rsa_set_ctx_params`).
 
 use crate::keys::Key;
 use crate::params::{Pad, Param, Salt, Value, find, md_name, parse_md};
+use crate::pss::KeyType;
 use redc::hash::{HashAlg, Hasher};
 use redc::padding::{SaltLen, pss_max_salt_len};
 use redc::rsa::{RsaPrivateKey, RsaPublicKey, os_rng};
@@ -29,6 +36,7 @@ pub enum Op {
 #[derive(Clone)]
 pub struct SigCtx {
     key: Option<Arc<Key>>,
+    kind: KeyType,
     op: Option<Op>,
     pad: Pad,
     md: Option<HashAlg>,
@@ -42,6 +50,7 @@ impl Default for SigCtx {
     fn default() -> Self {
         SigCtx {
             key: None,
+            kind: KeyType::Rsa,
             op: None,
             pad: Pad::Pkcs1,
             md: None,
@@ -53,10 +62,14 @@ impl Default for SigCtx {
 }
 
 impl SigCtx {
-    /// Start an operation on `key` (`None`: keep the key of a previous init).
-    pub fn init(&mut self, key: Option<Arc<Key>>, op: Op, params: &[Param]) -> bool {
-        if let Some(k) = key {
+    /// Start an operation on `key` of type `kind` (`None`: keep the key of
+    /// a previous init). As in OpenSSL, each init starts from the key
+    /// type's defaults: PKCS#1 v1.5 for RSA, PSS for RSA-PSS (with a
+    /// restricted key's digests and minimum salt), the "auto" salt length.
+    pub fn init(&mut self, key: Option<(Arc<Key>, KeyType)>, op: Op, params: &[Param]) -> bool {
+        if let Some((k, kind)) = key {
             self.key = Some(k);
+            self.kind = kind;
         }
         let Some(key) = &self.key else { return false };
         if op == Op::Sign && key.private().is_none() {
@@ -64,22 +77,44 @@ impl SigCtx {
         }
         self.op = Some(op);
         self.hasher = None;
+        self.salt = Salt::Auto;
+        match self.kind {
+            KeyType::Rsa => self.pad = Pad::Pkcs1,
+            KeyType::Pss(None) => self.pad = Pad::Pss,
+            KeyType::Pss(Some(r)) => {
+                // The minimum salt must fit this key with this digest.
+                if pss_max_salt_len(r.md, key.public().bits() - 1).is_none_or(|max| max < r.min_salt) {
+                    return false;
+                }
+                self.pad = Pad::Pss;
+                self.md = Some(r.md);
+                self.mgf1 = Some(r.mgf1);
+                self.salt = Salt::Len(r.min_salt);
+            }
+        }
         self.set_params(params)
     }
 
     /// Start a digest-sign or digest-verify with `md` (`None`: SHA-256, the
     /// key's default digest).
-    pub fn digest_init(&mut self, key: Option<Arc<Key>>, op: Op, md: Option<&str>, params: &[Param]) -> bool {
-        let md = match md {
-            None | Some("") => HashAlg::Sha256,
-            Some(name) => match parse_md(name) {
-                Some(h) => h,
-                None => return false,
-            },
-        };
+    pub fn digest_init(
+        &mut self,
+        key: Option<(Arc<Key>, KeyType)>,
+        op: Op,
+        md: Option<&str>,
+        params: &[Param],
+    ) -> bool {
         if !self.init(key, op, &[]) {
             return false;
         }
+        let md = match (md, self.kind.restriction()) {
+            (None | Some(""), Some(r)) => r.md,
+            (None | Some(""), None) => HashAlg::Sha256,
+            (Some(name), r) => match parse_md(name) {
+                Some(h) if r.is_none_or(|r| r.md == h) => h,
+                _ => return false,
+            },
+        };
         self.md = Some(md);
         self.hasher = Some(md.hasher());
         self.set_params(params)
@@ -222,10 +257,15 @@ impl SigCtx {
 
     /// Apply "pad-mode", "digest", "mgf1-digest" and "saltlen"; others are
     /// ignored ("properties": redc has one implementation of each hash).
+    /// An RSA-PSS key refuses every pad mode but PSS; a restricted one
+    /// refuses other digests, a salt below its minimum, and "auto" salt
+    /// detection when verifying.
     pub fn set_params(&mut self, params: &[Param]) -> bool {
+        let restriction = self.kind.restriction();
         if let Some(v) = find(params, "pad-mode") {
             match Pad::parse(v) {
-                Some(p @ (Pad::Pkcs1 | Pad::Pss | Pad::None)) => self.pad = p,
+                Some(Pad::Pss) => self.pad = Pad::Pss,
+                Some(p @ (Pad::Pkcs1 | Pad::None)) if self.kind == KeyType::Rsa => self.pad = p,
                 _ => return false,
             }
         }
@@ -234,22 +274,33 @@ impl SigCtx {
                 return false;
             };
             // A digest-sign hashes with the digest it started with.
-            if self.hasher.as_ref().is_some_and(|x| x.alg() != h) {
+            if self.hasher.as_ref().is_some_and(|x| x.alg() != h) || restriction.is_some_and(|r| r.md != h) {
                 return false;
             }
             self.md = Some(h);
         }
         if let Some(v) = find(params, "mgf1-digest") {
             match v.as_str().and_then(parse_md) {
-                Some(h) => self.mgf1 = Some(h),
-                None => return false,
+                Some(h) if restriction.is_none_or(|r| r.mgf1 == h) => self.mgf1 = Some(h),
+                _ => return false,
             }
         }
         if let Some(v) = find(params, "saltlen") {
-            match Salt::parse(v) {
-                Some(s) => self.salt = s,
-                None => return false,
+            let Some(salt) = Salt::parse(v) else {
+                return false;
+            };
+            if let Some(r) = restriction {
+                let allowed = match salt {
+                    Salt::Auto | Salt::AutoDigestMax => self.op != Some(Op::Verify),
+                    Salt::Digest => self.md.is_some_and(|h| h.output_len() >= r.min_salt),
+                    Salt::Len(n) => n >= r.min_salt,
+                    Salt::Max => true,
+                };
+                if !allowed {
+                    return false;
+                }
             }
+            self.salt = salt;
         }
         true
     }
@@ -263,7 +314,7 @@ impl SigCtx {
             "saltlen" => Some(self.salt.value()),
             "algorithm-id" => match (self.pad, self.md) {
                 (Pad::Pkcs1, Some(h)) => Some(Value::Octet(pkcs1_algorithm_id(h))),
-                (Pad::Pss, Some(h)) if self.mgf1.is_none_or(|m| m == h) => {
+                (Pad::Pss, Some(h)) => {
                     let key = self.key.as_ref()?;
                     let salt = match key.private() {
                         Some(k) => self.pss_salt_for_sign(h, k)?,
@@ -272,7 +323,7 @@ impl SigCtx {
                             SaltLen::Auto | SaltLen::AtLeast(_) => return None,
                         },
                     };
-                    Some(Value::Octet(pss_algorithm_id(h, salt)))
+                    Some(Value::Octet(pss_algorithm_id(h, self.mgf1.unwrap_or(h), salt)))
                 }
                 _ => None,
             },
@@ -363,17 +414,19 @@ fn hash_algorithm_id(h: HashAlg) -> Vec<u8> {
 }
 
 /// The DER AlgorithmIdentifier of RSASSA-PSS (RFC 8017 appendix A.2.3)
-/// with `h` for the message and MGF1, `salt` bytes of salt and the
-/// trailer field 1; fields at their DEFAULT (SHA-1, salt 20) are omitted,
-/// as DER requires.
-pub fn pss_algorithm_id(h: HashAlg, salt: usize) -> Vec<u8> {
+/// with `h` for the message, `mgf1` for MGF1, `salt` bytes of salt and
+/// the trailer field 1; fields at their DEFAULT (SHA-1, MGF1 with SHA-1,
+/// salt 20) are omitted, as DER requires.
+pub fn pss_algorithm_id(h: HashAlg, mgf1: HashAlg, salt: usize) -> Vec<u8> {
     const RSASSA_PSS: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
     const MGF1: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
     let mut params = Vec::new();
     if h != HashAlg::Sha1 {
         params.extend(der(0xa0, &hash_algorithm_id(h)));
+    }
+    if mgf1 != HashAlg::Sha1 {
         let mut mgf = der(0x06, &MGF1);
-        mgf.extend(hash_algorithm_id(h));
+        mgf.extend(hash_algorithm_id(mgf1));
         params.extend(der(0xa1, &der(0x30, &mgf)));
     }
     if salt != 20 {

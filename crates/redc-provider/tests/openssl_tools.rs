@@ -24,7 +24,7 @@ fn dgst_pkcs1_signatures_are_identical_to_the_default_providers() {
     let dir = need_openssl!();
     let (key, public, _) = key(2048);
     let msg = write("dgst.msg", MSG);
-    for md in ["-sha1", "-sha256", "-sha384", "-sha512"] {
+    for md in ["-sha1", "-sha256", "-sha384", "-sha512", "-sha3-256", "-sha3-512"] {
         let ours = format!("dgst{md}.redc");
         let theirs = format!("dgst{md}.default");
         let (_, err) = openssl_ok(&["dgst", md, "-sign", &key, "-out", &ours, &msg], &with_redc(dir));
@@ -62,6 +62,7 @@ fn dgst_pss_signatures_verify_across_both_ways() {
         ("-sha256", "auto"),
         ("-sha384", "17"),
         ("-sha512", "0"),
+        ("-sha3-384", "digest"),
     ] {
         let opts = ["-sigopt", "rsa_padding_mode:pss", "-sigopt"];
         let salt_opt = format!("rsa_pss_saltlen:{salt}");
@@ -430,37 +431,35 @@ fn req_x509_and_csr_through_the_provider() {
             text[start..text.find("Issuer:").unwrap()].to_string()
         };
         assert_eq!(alg(&cert), alg(&theirs), "{name}");
-        let (der_ours, der_theirs) = (format!("x509-{name}.der"), format!("x509-{name}-default.der"));
-        openssl_ok(&["x509", "-in", &cert, "-outform", "DER", "-out", &der_ours], &[]);
-        openssl_ok(
-            &["x509", "-in", &theirs, "-outform", "DER", "-out", &der_theirs],
-            &[],
-        );
-        // The DER bytes of tbsCertificate's signature field: the third
-        // element at depth 2 (after the version and the serial number).
-        let tbs_alg = |der: &str| {
-            let text = openssl_ok(&["asn1parse", "-inform", "DER", "-in", der], &[]).0;
-            let line = text
-                .lines()
-                .filter(|l| l.contains(":d=2 "))
-                .nth(2)
-                .unwrap()
-                .to_string();
-            let num = |key: &str| -> usize {
-                let rest = &line[line.find(key).unwrap() + key.len()..];
-                rest.trim_start()
-                    .split(|c: char| !c.is_ascii_digit())
-                    .next()
-                    .unwrap()
-                    .parse()
-                    .unwrap()
-            };
-            let offset: usize = line.split(':').next().unwrap().trim().parse().unwrap();
-            let (hl, l) = (num("hl="), num(" l="));
-            read(der)[offset..offset + hl + l].to_vec()
-        };
-        assert_eq!(tbs_alg(&der_ours), tbs_alg(&der_theirs), "{name}");
+        assert_eq!(tbs_signature_alg(&cert), tbs_signature_alg(&theirs), "{name}");
     }
+}
+
+/// The DER bytes of a certificate's tbsCertificate signature field (the
+/// third element at depth 2, after the version and the serial number),
+/// read with `openssl asn1parse`.
+fn tbs_signature_alg(cert_pem: &str) -> Vec<u8> {
+    let der = format!("{cert_pem}.der");
+    openssl_ok(&["x509", "-in", cert_pem, "-outform", "DER", "-out", &der], &[]);
+    let text = openssl_ok(&["asn1parse", "-inform", "DER", "-in", &der], &[]).0;
+    let line = text
+        .lines()
+        .filter(|l| l.contains(":d=2 "))
+        .nth(2)
+        .unwrap()
+        .to_string();
+    let num = |key: &str| -> usize {
+        let rest = &line[line.find(key).unwrap() + key.len()..];
+        rest.trim_start()
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let offset: usize = line.split(':').next().unwrap().trim().parse().unwrap();
+    let (hl, l) = (num("hl="), num(" l="));
+    read(&der)[offset..offset + hl + l].to_vec()
 }
 
 #[test]
@@ -667,5 +666,133 @@ fn pss_with_another_mgf1_hash_across() {
             !String::from_utf8_lossy(&o.stdout).contains("Verified OK"),
             "{name}"
         );
+    }
+}
+
+/// RSA-PSS keys (id-RSASSA-PSS): made by either provider and used by the
+/// other, their restriction carried through export and import, and every
+/// setting outside it refused by redc exactly where the default provider
+/// (the oracle) refuses it.
+#[test]
+fn rsa_pss_keys_and_their_restrictions() {
+    let dir = need_openssl!();
+    let msg = write("rsapss.msg", MSG);
+    let genpkey = |out: &str, opts: &[&str], extra: &[String]| -> String {
+        let mut args = vec!["genpkey", "-algorithm", "RSA-PSS", "-out", out];
+        for o in opts {
+            args.extend(["-pkeyopt", o]);
+        }
+        openssl_ok(&args, extra).1
+    };
+    // Restricted, made by redc: SHA-256, MGF1 with SHA-256, salt >= 32.
+    let err = genpkey(
+        "pss-a.pem",
+        &[
+            "rsa_keygen_bits:2048",
+            "rsa_pss_keygen_md:sha256",
+            "rsa_pss_keygen_mgf1_md:sha256",
+            "rsa_pss_keygen_saltlen:32",
+        ],
+        &with_redc(dir),
+    );
+    assert!(redc_did(&err, "generate 2048 bits"), "{err}");
+    let (text, _) = openssl_ok(&["pkey", "-in", "pss-a.pem", "-noout", "-text"], &[]);
+    for line in [
+        "Hash Algorithm: SHA2-256",
+        "Mask Algorithm: MGF1 with SHA2-256",
+        "Minimum Salt Length: 32",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    // Restricted, made by the default provider: SHA-384, the MGF1 hash and
+    // the salt at their defaults (SHA-1, 20); and an unrestricted key.
+    genpkey(
+        "pss-b.pem",
+        &["rsa_keygen_bits:2048", "rsa_pss_keygen_md:sha384"],
+        &[],
+    );
+    genpkey("pss-c.pem", &["rsa_keygen_bits:2048"], &[]);
+    let (text, _) = openssl_ok(&["pkey", "-in", "pss-c.pem", "-noout", "-text"], &[]);
+    assert!(text.contains("No PSS parameter restrictions"), "{text}");
+
+    for (key, md) in [("pss-a", "-sha256"), ("pss-b", "-sha384"), ("pss-c", "-sha256")] {
+        let (pem, public) = (format!("{key}.pem"), format!("{key}.pub"));
+        openssl_ok(&["pkey", "-in", &pem, "-pubout", "-out", &public], &[]);
+        // redc signs with the key's own settings; the default provider verifies.
+        let (ours, theirs) = (format!("{key}.redc"), format!("{key}.default"));
+        let (_, err) = openssl_ok(&["dgst", md, "-sign", &pem, "-out", &ours, &msg], &with_redc(dir));
+        assert!(redc_did(&err, "sign Pss"), "{key}: {err}");
+        let verify = |sig: &str, extra: &[String]| {
+            openssl_ok(&["dgst", md, "-verify", &public, "-signature", sig, &msg], extra)
+        };
+        assert!(verify(&ours, &[]).0.contains("Verified OK"), "{key}");
+        // The default provider signs; redc verifies.
+        openssl_ok(&["dgst", md, "-sign", &pem, "-out", &theirs, &msg], &[]);
+        let (out, err) = verify(&theirs, &with_redc(dir));
+        assert!(
+            out.contains("Verified OK") && redc_did(&err, "verify Pss"),
+            "{key}: {out}{err}"
+        );
+
+        // Settings outside the key type or its restriction: refused by both.
+        let mut refused: Vec<Vec<&str>> = vec![
+            vec!["dgst", md, "-sign", &pem, "-sigopt", "rsa_padding_mode:pkcs1"],
+            vec!["pkeyutl", "-encrypt", "-pubin", "-inkey", &public, "-in", &msg],
+        ];
+        if key != "pss-c" {
+            refused.push(vec!["dgst", "-sha512", "-sign", &pem]);
+            refused.push(vec!["dgst", md, "-sign", &pem, "-sigopt", "rsa_pss_saltlen:16"]);
+            refused.push(vec!["dgst", md, "-sign", &pem, "-sigopt", "rsa_mgf1_md:sha512"]);
+            refused.push(vec![
+                "dgst",
+                md,
+                "-verify",
+                &public,
+                "-signature",
+                &theirs,
+                "-sigopt",
+                "rsa_pss_saltlen:auto",
+            ]);
+        }
+        for mut args in refused {
+            // Options first: dgst takes everything after its first file as files.
+            args.extend(["-out", "pss-refused.out"]);
+            if args[0] == "dgst" {
+                args.push(&msg);
+            }
+            let default = openssl(&args, &[]);
+            let redc = openssl(&args, &with_redc(dir));
+            let redc_err = String::from_utf8_lossy(&redc.stderr);
+            assert!(
+                !default.status.success() && !redc.status.success(),
+                "{key} {args:?}: default {}, redc {}: {redc_err}",
+                default.status,
+                redc.status
+            );
+            // It was redc that refused: it holds the key, and nobody signed.
+            assert!(
+                redc_did(&redc_err, "import") && !redc_err.contains("redc-provider: sign"),
+                "{key} {args:?}: {redc_err}"
+            );
+        }
+    }
+
+    // Self-signed certificates: the signature AlgorithmIdentifier (with the
+    // restriction's hashes and salt) is the default provider's, byte for byte.
+    for key in ["pss-a", "pss-b"] {
+        let pem = format!("{key}.pem");
+        let (ours, theirs) = (format!("{key}-cert.redc"), format!("{key}-cert.default"));
+        for (out, extra) in [(&ours, with_redc(dir)), (&theirs, vec![])] {
+            let (_, err) = openssl_ok(
+                &[
+                    "req", "-x509", "-new", "-key", &pem, "-subj", "/CN=pss", "-days", "1", "-out", out,
+                ],
+                &extra,
+            );
+            assert_eq!(redc_did(&err, "sign Pss"), !extra.is_empty(), "{key}: {err}");
+        }
+        let (out, _) = openssl_ok(&["verify", "-CAfile", &ours, &ours], &[]);
+        assert!(out.contains(": OK"), "{key}: {out}");
+        assert_eq!(tbs_signature_alg(&ours), tbs_signature_alg(&theirs), "{key}");
     }
 }
