@@ -10,11 +10,12 @@
 //! operations, the primes' digit count). Measured on this project's machines
 //! (docs/BENCHMARKS.md, `kernel_bench mb8`): one eight-lane run at 20 digits
 //! per prime (RSA-2048) costs about 2.2 dual runs (2.4 before the dedicated
-//! squaring), at 32 and 40 digits
-//! about 4. So a group of 3 or 4 operations with 20-digit primes runs in the
-//! eight-lane kernel, and everything else (1 or 2 operations, larger primes,
-//! no IFMA, primes of unequal digit counts) one operation at a time on the
-//! single-operation path.
+//! squaring); at 32 and 40 digits (RSA-3072, RSA-4096) about 3.3-3.5 with
+//! the column-block squaring (4.4-4.8 before it). So a group of 3 or 4
+//! operations with 20-digit primes runs in the eight-lane kernel, a full
+//! group of 4 with 32- or 40-digit primes does too, and everything else
+//! (fewer operations, no IFMA, primes of unequal digit counts) runs one
+//! operation at a time on the single-operation path.
 
 use super::Error;
 use super::private::RsaPrivateKey;
@@ -29,11 +30,14 @@ type Pending = (usize, Vec<u64>);
 const GROUP: usize = 4;
 
 /// The largest digit count per prime at which the eight-lane kernel beats
-/// the dual kernel (measured; see the module documentation).
-const MB8_MAX_DIGITS: usize = 24;
+/// the dual kernel (measured; see the module documentation): all of them.
+const MB8_MAX_DIGITS: usize = 40;
 
-/// The fewest operations in a group worth an eight-lane run.
-const MB8_MIN_GROUP: usize = 3;
+/// The fewest operations in a group worth an eight-lane run, by digit count
+/// (see the module documentation): 3 up to 20 digits, a full group above.
+fn mb8_min_group(digits: usize) -> usize {
+    if digits <= 20 { 3 } else { GROUP }
+}
 
 impl RsaPrivateKey {
     /// RSADP / RSASP1 ([`RsaPrivateKey::raw_private`]) on many k-byte
@@ -167,9 +171,9 @@ pub fn raw_private_many<R: CryptoRng + ?Sized>(
             None => results[i] = Some(one(rng, ops[i].0, &c)),
         }
     }
-    for (_, group_ops) in by_digits {
+    for (digits, group_ops) in by_digits {
         for group in group_ops.chunks(GROUP) {
-            if group.len() < MB8_MIN_GROUP {
+            if group.len() < mb8_min_group(digits) {
                 for (i, c) in group {
                     results[*i] = Some(one(rng, ops[*i].0, c));
                 }

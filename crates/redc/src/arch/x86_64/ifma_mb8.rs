@@ -51,8 +51,11 @@
 //!   (each cross pair once, doubled per column; seed 001, SOS), then the
 //!   reduction with the register window. D (D + 1) products of a a where a
 //!   product has 2 D^2.
+//! - [`sqr_cols`]: dedicated squaring above 20 digits, in [`amm_cols`]'
+//!   column blocks (each block's cross pairs once, doubled, the diagonal,
+//!   then the same reduction).
 //!
-//! All three compute the same quotient digits, so the same output bit for
+//! All four compute the same quotient digits, so the same output bit for
 //! bit (tested against the portable twin, `portable52::amm_mul`).
 //!
 //! # Constant time
@@ -198,6 +201,76 @@ fn amm_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<
     }
 }
 
+/// For the block of columns c0..c0 + K in `acc`: acc[t] += hi(x r_t) +
+/// lo(x r_(t+1)) with r_t = row K + c0 - 1 - j + t of the padded rows `r`:
+/// every x r_k whose lo or hi half lands in the block (x is operand digit j,
+/// r the other operand's rows). Only j with some row k in 0..D contribute;
+/// the others read pads. Needs j <= c0 + K - 1 (row indices >= 0).
+macro_rules! block_rows {
+    ($acc:ident, $r:expr, $c0:expr, $x:expr, $j:expr) => {{
+        let j: usize = $j;
+        let xj = $x;
+        let base = K + $c0 - 1 - j;
+        let mut prev = $r[base];
+        for t in 0..K {
+            let next = $r[base + t + 1];
+            $acc[t] = _mm512_madd52hi_epu64($acc[t], xj, prev);
+            $acc[t] = _mm512_madd52lo_epu64($acc[t], xj, next);
+            prev = next;
+        }
+    }};
+}
+
+/// The reduction's part of the block c0..c0 + K whose a b (or a a) sums
+/// are in `acc`: the quotient digits of earlier blocks times n, then the
+/// block's own columns in order, each making its quotient digit (below D)
+/// and adding its n products to the block's later columns, or (from D on)
+/// carrying out as a result digit. Unrolled: every accumulator index a
+/// constant, so the block stays in registers.
+macro_rules! block_reduce {
+    ($acc:ident, $rows:ident, $c0:expr, $carry:ident, $out:ident, $k0:ident, $mask:ident, $zero:ident) => {{
+        let c0: usize = $c0;
+        for l in c0.saturating_sub(D)..c0.min(D) {
+            block_rows!($acc, $rows.n, c0, $rows.y[K + l], l);
+        }
+        for_k!(|T| {
+            let c = c0 + T;
+            let v = _mm512_add_epi64($acc[T], $carry);
+            if c < D {
+                // y = lo(v k0); position c + lo(n_0 y) = 0 mod 2^52, carry out
+                // (v + 2^52 - 1) >> 52 (see the module documentation).
+                let y = _mm512_madd52lo_epu64($zero, v, $k0);
+                $carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(v, $mask));
+                $rows.y[K + c] = y;
+                for_k!(|U| {
+                    if U > T {
+                        $acc[U] = _mm512_madd52hi_epu64($acc[U], y, $rows.n[K + U - T - 1]);
+                        $acc[U] = _mm512_madd52lo_epu64($acc[U], y, $rows.n[K + U - T]);
+                    }
+                });
+            } else if c < 2 * D {
+                $carry = _mm512_srli_epi64::<52>(v);
+                // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
+                unsafe { _mm512_store_si512($out.0[c - D].as_mut_ptr().cast(), _mm512_and_si512(v, $mask)) };
+            }
+        });
+    }};
+}
+
+/// `out = amm(a, a)`: [`sqr`] up to [`REG_MAX_D`] digits, [`sqr_cols`]
+/// above (the same split as [`amm_any`]).
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn sqr_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
+    if D <= REG_MAX_D {
+        sqr(out, a, m, scratch)
+    } else {
+        sqr_cols(out, a, m, scratch)
+    }
+}
+
 /// `out = amm(a, b)` in every lane by product scanning in blocks of K
 /// columns (seed 001's FIPS order): a block's K column sums stay in
 /// registers while every product that reaches them is added, a × b first,
@@ -242,55 +315,83 @@ pub fn amm_cols<const D: usize>(
         // 16 slots (for_k!'s reach) so that every unrolled index is in bounds;
         // only the first K are used.
         let mut acc = [zero; 16];
-        // acc[t] += hi(x_j r_t) + lo(x_j r_(t+1)) with r_t = row c0 + t - 1 - j
-        // of `rows`: every x_j r_k whose lo or hi half lands in the block.
-        // Only j with some row k in 0..D contribute; the others read pads.
-        macro_rules! block_rows {
-            ($x:expr, $r:expr, $j:expr) => {{
-                let j: usize = $j;
-                let xj = $x;
-                // Row index K + c0 - 1 - j + t >= 0: j <= c0 + K - 1 keeps it in bounds.
-                let base = K + c0 - 1 - j;
-                let mut prev = $r[base];
-                for t in 0..K {
-                    let next = $r[base + t + 1];
-                    acc[t] = _mm512_madd52hi_epu64(acc[t], xj, prev);
-                    acc[t] = _mm512_madd52lo_epu64(acc[t], xj, next);
-                    prev = next;
-                }
-            }};
-        }
         let j_end = (c0 + K).min(D);
         for j in c0.saturating_sub(D)..j_end {
-            block_rows!(ld!(&a.0[j]), rows.b, j);
+            block_rows!(acc, rows.b, c0, ld!(&a.0[j]), j);
         }
-        // Quotient digits of earlier blocks.
-        for l in c0.saturating_sub(D)..c0.min(D) {
-            block_rows!(rows.y[K + l], rows.n, l);
+        block_reduce!(acc, rows, c0, carry, out, k0, mask, zero);
+    }
+}
+
+/// `out = amm(a, a)` in every lane above [`REG_MAX_D`] digits: the column
+/// blocks of [`amm_cols`] with each block's a a part as a square (seed 001,
+/// dedicated squaring in FIPS order): every cross product a_i a_j (i < j)
+/// that lands in the block once, the block's sums doubled, then the
+/// diagonal's halves lo(a_(c/2)^2) (c even) and hi(a_((c-1)/2)^2) (c odd)
+/// once, then the same reduction. A block starting at column c0 (even, as
+/// K is) takes rows i < c0/2 whole (every digit they read has j > i), rows
+/// c0/2 + S (S < K/2) only where j > i (column c0 + T: the lo half for
+/// T > 2S, the hi half for T > 2S + 1; constants once unrolled), and no
+/// row above. About D^2 + D products of a by a against 2 D^2, and the same
+/// quotient digits, so the same result bit for bit as the product.
+///
+/// Lane bound: a column's cross halves number at most D (lo from pairs
+/// summing to c, hi from pairs summing to c - 1), doubled below
+/// 2 D 2^52, plus one diagonal half, 2 D reduction halves and a carry
+/// below 2^9: below (4 D + 1) 2^52 + 2^9 < 2^60 for D <= 40.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+// The unrolled S, T and U compare against constants (0 included).
+#[allow(clippy::absurd_extreme_comparisons)]
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn sqr_cols<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
+    const { assert!(K.is_multiple_of(2), "blocks start at even columns") };
+    assert!((K..=MAX_D).contains(&D));
+    let zero = _mm512_setzero_si512();
+    let mask = _mm512_set1_epi64(MASK as i64);
+    // SAFETY: `k0` is 8 u64s; the load is unaligned-tolerant.
+    let k0 = unsafe { _mm512_loadu_si512(m.k0.as_ptr().cast()) };
+    let rows = &mut scratch.cols;
+    for k in 0..D {
+        rows.b[K + k] = ld!(&a.0[k]);
+        rows.n[K + k] = ld!(&m.n.0[k]);
+    }
+    let mut carry = zero;
+    for c0 in (0..2 * D).step_by(K) {
+        let mut acc = [zero; 16];
+        let half = c0 / 2;
+        // Rows whose every digit read lies above the diagonal.
+        for i in c0.saturating_sub(D)..half {
+            block_rows!(acc, rows.b, c0, ld!(&a.0[i]), i);
         }
-        // The block's own columns, in order (unrolled: every accumulator
-        // index a constant, so the block stays in registers).
-        for_k!(|T| {
-            let c = c0 + T;
-            let v = _mm512_add_epi64(acc[T], carry);
-            if c < D {
-                // y = lo(v k0); position c + lo(n_0 y) = 0 mod 2^52, carry out
-                // (v + 2^52 - 1) >> 52 (see the module documentation).
-                let y = _mm512_madd52lo_epu64(zero, v, k0);
-                carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(v, mask));
-                rows.y[K + c] = y;
-                for_k!(|U| {
-                    if U > T {
-                        acc[U] = _mm512_madd52hi_epu64(acc[U], y, rows.n[K + U - T - 1]);
-                        acc[U] = _mm512_madd52lo_epu64(acc[U], y, rows.n[K + U - T]);
+        // The rows the diagonal crosses: the pairs with j > i only.
+        for_k!(|S| {
+            let i = half + S;
+            if 2 * S < K && i < D {
+                let ai = ld!(&a.0[i]);
+                for_k!(|T| {
+                    if T > 2 * S {
+                        acc[T] = _mm512_madd52lo_epu64(acc[T], ai, rows.b[K + half + T - S]);
+                    }
+                    if T > 2 * S + 1 {
+                        acc[T] = _mm512_madd52hi_epu64(acc[T], ai, rows.b[K + half + T - S - 1]);
                     }
                 });
-            } else if c < 2 * D {
-                carry = _mm512_srli_epi64::<52>(v);
-                // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
-                unsafe { _mm512_store_si512(out.0[c - D].as_mut_ptr().cast(), _mm512_and_si512(v, mask)) };
             }
         });
+        // Doubled (in 64-bit lanes), then the diagonal digit's halves:
+        // column c0 + T's is digit half + T / 2 (pads beyond D read zero).
+        for_k!(|T| {
+            let h = rows.b[K + half + T / 2];
+            acc[T] = _mm512_add_epi64(acc[T], acc[T]);
+            acc[T] = if T.is_multiple_of(2) {
+                _mm512_madd52lo_epu64(acc[T], h, h)
+            } else {
+                _mm512_madd52hi_epu64(acc[T], h, h)
+            };
+        });
+        block_reduce!(acc, rows, c0, carry, out, k0, mask, zero);
     }
 }
 
@@ -574,8 +675,8 @@ fn windows(exps: &[&[u64]; LANES], pos: usize) -> [u64; 8] {
 }
 
 /// `base_l^exp_l` per lane, out of the Montgomery domain (per lane at most
-/// m_l, not yet fully reduced): fixed 5-bit windows, 5 squarings ([`sqr`]
-/// up to 20 digits, products above) and one table product per window, the table read whole at
+/// m_l, not yet fully reduced): fixed 5-bit windows, 5 squarings
+/// ([`sqr_any`]) and one table product per window, the table read whole at
 /// every lookup. Bases below their moduli, in digits; the exponents all of
 /// the same limb count (public), their bits secret.
 ///
@@ -589,8 +690,8 @@ pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES])
     one.0[0] = [1; 8];
     let mut sc = Scratch::new();
     let mut amm = |out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>| {
-        if D <= REG_MAX_D && core::ptr::eq(a, b) {
-            sqr(out, a, m, &mut sc)
+        if core::ptr::eq(a, b) {
+            sqr_any(out, a, m, &mut sc)
         } else {
             amm_any(out, a, b, m, &mut sc)
         }
