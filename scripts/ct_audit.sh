@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Constant-time audit of the RSA private operation with valgrind memcheck as
 # a taint tracker ("ctgrind"). Builds crates/redc/examples/ct_audit.rs in
-# release mode with debug info, runs it under memcheck (portable kernels,
+# the `ct` profile (release code with debug info), runs it under memcheck (portable kernels,
 # REDC_FORCE_PORTABLE=1, and the default dispatch), and classifies every
 # report of the private-op phase:
 #   intended   - the branch sits on a line that calls Mask::leak_bool (a
@@ -36,9 +36,9 @@ command -v valgrind >/dev/null || { echo "ct_audit: valgrind not found (apt-get 
 command -v python3 >/dev/null || { echo "ct_audit: python3 not found" >&2; exit 2; }
 
 start=$(date +%s)
-echo "ct_audit: building the harness (release, debug info)"
-CARGO_PROFILE_RELEASE_DEBUG=true cargo build --quiet --release --example ct_audit -p redc
-bin="$target/release/examples/ct_audit"
+echo "ct_audit: building the harness (profile ct: release code, debug info)"
+cargo build --quiet --profile ct --example ct_audit -p redc
+bin="$target/ct/examples/ct_audit"
 
 # One valgrind process per (mode, key size): memcheck prints each distinct
 # error once per process (errors whose innermost four frames match are

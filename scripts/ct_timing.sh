@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Timing test of the private-key operations on the kernels this CPU
 # dispatches to (issue 14, item 3): builds crates/redc/examples/ct_timing.rs
-# in release mode and runs it with SAMPLES measurements per input class
+# in the `ct` profile (release code, debug info) and runs it with SAMPLES measurements per input class
 # (default 10000, the test command's short form). Further arguments go to the
 # harness (--bits B, --suites LIST, --threshold T, --no-rerun, --verbose).
 # Method, classes and the recorded long run: docs/CONSTANT_TIME.md.
@@ -19,7 +19,7 @@ if ! [[ "$samples" =~ ^[0-9]+$ ]]; then
 fi
 [ $# -gt 0 ] && shift
 
-cargo build --quiet --release --locked -p redc --example ct_timing || exit 2
+cargo build --quiet --profile ct --locked -p redc --example ct_timing || exit 2
 echo "ct_timing.sh: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $(date -u '+%Y-%m-%d %H:%M UTC')"
 target="${CARGO_TARGET_DIR:-target}"
-exec "$target/release/examples/ct_timing" --samples "$samples" "$@"
+exec "$target/ct/examples/ct_timing" --samples "$samples" "$@"
