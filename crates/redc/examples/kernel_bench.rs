@@ -203,7 +203,43 @@ mod bench {
         }
     }
 
+    /// `kernel_bench portable`: ns per product of the portable fixed-size
+    /// kernels (feedback chains, the best of 7 batches, the kernels
+    /// interleaved), at the limb counts of RSA-2048, -3072 and -4096 halves.
+    fn portable() {
+        use redc::mont::{Kernel, fips_fixed};
+        let mut rng = StdRng::seed_from_u64(5);
+        let kernels: [(&str, Kernel); 2] = [("fips", fips::mont_mul), ("fips_fixed", fips_fixed::mont_mul)];
+        println!("{:>5} {:>12} {:>12}", "limbs", kernels[0].0, kernels[1].0);
+        for s in [16usize, 24, 32] {
+            let n = modulus(&mut rng, 64 * s as u64);
+            let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+            let a = limbs(&rng.gen_biguint_below(&n), s);
+            let b = limbs(&rng.gen_biguint_below(&n), s);
+            let mut best = [f64::MAX; 2];
+            for _ in 0..3 {
+                for (k, (_, f)) in kernels.iter().enumerate() {
+                    let mut out = vec![0u64; s];
+                    let mut scratch = ctx.scratch();
+                    let ns = time(3, 20_000, |it| {
+                        let mut x = a.clone();
+                        for _ in 0..it {
+                            f(&mut out, &x, &b, ctx.modulus(), ctx.n0(), &mut scratch);
+                            x.copy_from_slice(&out);
+                        }
+                        black_box(&x);
+                    });
+                    best[k] = best[k].min(ns);
+                }
+            }
+            println!("{:>5} {:>12.1} {:>12.1}", s, best[0], best[1]);
+        }
+    }
+
     pub fn run() {
+        if std::env::args().nth(1).as_deref() == Some("portable") {
+            return portable();
+        }
         if std::env::args().nth(1).as_deref() == Some("dual") {
             return dual();
         }
