@@ -221,42 +221,6 @@ macro_rules! block_rows {
     }};
 }
 
-/// The reduction's part of the block c0..c0 + K whose a b (or a a) sums
-/// are in `acc`: the quotient digits of earlier blocks times n, then the
-/// block's own columns in order, each making its quotient digit (below D)
-/// and adding its n products to the block's later columns, or (from D on)
-/// carrying out as a result digit. Unrolled: every accumulator index a
-/// constant, so the block stays in registers.
-macro_rules! block_reduce {
-    ($acc:ident, $rows:ident, $c0:expr, $carry:ident, $out:ident, $k0:ident, $mask:ident, $zero:ident) => {{
-        let c0: usize = $c0;
-        for l in c0.saturating_sub(D)..c0.min(D) {
-            block_rows!($acc, $rows.n, c0, $rows.y[K + l], l);
-        }
-        for_k!(|T| {
-            let c = c0 + T;
-            let v = _mm512_add_epi64($acc[T], $carry);
-            if c < D {
-                // y = lo(v k0); position c + lo(n_0 y) = 0 mod 2^52, carry out
-                // (v + 2^52 - 1) >> 52 (see the module documentation).
-                let y = _mm512_madd52lo_epu64($zero, v, $k0);
-                $carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(v, $mask));
-                $rows.y[K + c] = y;
-                for_k!(|U| {
-                    if U > T {
-                        $acc[U] = _mm512_madd52hi_epu64($acc[U], y, $rows.n[K + U - T - 1]);
-                        $acc[U] = _mm512_madd52lo_epu64($acc[U], y, $rows.n[K + U - T]);
-                    }
-                });
-            } else if c < 2 * D {
-                $carry = _mm512_srli_epi64::<52>(v);
-                // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
-                unsafe { _mm512_store_si512($out.0[c - D].as_mut_ptr().cast(), _mm512_and_si512(v, $mask)) };
-            }
-        });
-    }};
-}
-
 /// `out = amm(a, a)`: [`sqr`] up to [`REG_MAX_D`] digits, [`sqr_cols`]
 /// above (the same split as [`amm_any`]).
 ///
@@ -289,8 +253,6 @@ pub fn sqr_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scra
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
-// The unrolled T and U compare against constants (T = 0 included).
-#[allow(clippy::absurd_extreme_comparisons)]
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn amm_cols<const D: usize>(
     out: &mut Mb8<D>,
@@ -299,28 +261,7 @@ pub fn amm_cols<const D: usize>(
     m: &Mb8Mod<D>,
     scratch: &mut Scratch,
 ) {
-    assert!((K..=MAX_D).contains(&D));
-    let zero = _mm512_setzero_si512();
-    let mask = _mm512_set1_epi64(MASK as i64);
-    // SAFETY: `k0` is 8 u64s; the load is unaligned-tolerant.
-    let k0 = unsafe { _mm512_loadu_si512(m.k0.as_ptr().cast()) };
-    let rows = &mut scratch.cols;
-    for k in 0..D {
-        rows.b[K + k] = ld!(&b.0[k]);
-        rows.n[K + k] = ld!(&m.n.0[k]);
-    }
-    let mut carry = zero;
-    // Column c0 + t of the block in acc[t]; blocks cover columns 0..2D.
-    for c0 in (0..2 * D).step_by(K) {
-        // 16 slots (for_k!'s reach) so that every unrolled index is in bounds;
-        // only the first K are used.
-        let mut acc = [zero; 16];
-        let j_end = (c0 + K).min(D);
-        for j in c0.saturating_sub(D)..j_end {
-            block_rows!(acc, rows.b, c0, ld!(&a.0[j]), j);
-        }
-        block_reduce!(acc, rows, c0, carry, out, k0, mask, zero);
-    }
+    cols::<D, false>(out, a, b, m, scratch)
 }
 
 /// `out = amm(a, a)` in every lane above [`REG_MAX_D`] digits: the column
@@ -342,10 +283,23 @@ pub fn amm_cols<const D: usize>(
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn sqr_cols<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
+    cols::<D, true>(out, a, a, m, scratch)
+}
+
+/// [`amm_cols`] (`SQR` false) and [`sqr_cols`] (`SQR` true, `b` = `a`): the
+/// column blocks, which differ only in how a block's a b part is summed.
 // The unrolled S, T and U compare against constants (0 included).
 #[allow(clippy::absurd_extreme_comparisons)]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn sqr_cols<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
+fn cols<const D: usize, const SQR: bool>(
+    out: &mut Mb8<D>,
+    a: &Mb8<D>,
+    b: &Mb8<D>,
+    m: &Mb8Mod<D>,
+    scratch: &mut Scratch,
+) {
     const { assert!(K.is_multiple_of(2), "blocks start at even columns") };
     assert!((K..=MAX_D).contains(&D));
     let zero = _mm512_setzero_si512();
@@ -354,44 +308,79 @@ pub fn sqr_cols<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scr
     let k0 = unsafe { _mm512_loadu_si512(m.k0.as_ptr().cast()) };
     let rows = &mut scratch.cols;
     for k in 0..D {
-        rows.b[K + k] = ld!(&a.0[k]);
+        rows.b[K + k] = ld!(&b.0[k]);
         rows.n[K + k] = ld!(&m.n.0[k]);
     }
     let mut carry = zero;
+    // Column c0 + t of the block in acc[t]; blocks cover columns 0..2D.
     for c0 in (0..2 * D).step_by(K) {
+        // 16 slots (for_k!'s reach) so that every unrolled index is in bounds;
+        // only the first K are used.
         let mut acc = [zero; 16];
-        let half = c0 / 2;
-        // Rows whose every digit read lies above the diagonal.
-        for i in c0.saturating_sub(D)..half {
-            block_rows!(acc, rows.b, c0, ld!(&a.0[i]), i);
+        if !SQR {
+            for j in c0.saturating_sub(D)..(c0 + K).min(D) {
+                block_rows!(acc, rows.b, c0, ld!(&a.0[j]), j);
+            }
+        } else {
+            let half = c0 / 2;
+            // Rows whose every digit read lies above the diagonal.
+            for i in c0.saturating_sub(D)..half {
+                block_rows!(acc, rows.b, c0, ld!(&a.0[i]), i);
+            }
+            // The rows the diagonal crosses: the pairs with j > i only.
+            for_k!(|S| {
+                let i = half + S;
+                if 2 * S < K && i < D {
+                    let ai = ld!(&a.0[i]);
+                    for_k!(|T| {
+                        if T > 2 * S {
+                            acc[T] = _mm512_madd52lo_epu64(acc[T], ai, rows.b[K + half + T - S]);
+                        }
+                        if T > 2 * S + 1 {
+                            acc[T] = _mm512_madd52hi_epu64(acc[T], ai, rows.b[K + half + T - S - 1]);
+                        }
+                    });
+                }
+            });
+            // Doubled (in 64-bit lanes), then the diagonal digit's halves:
+            // column c0 + T's is digit half + T / 2 (pads beyond D read zero).
+            for_k!(|T| {
+                let h = rows.b[K + half + T / 2];
+                acc[T] = _mm512_add_epi64(acc[T], acc[T]);
+                acc[T] = if T.is_multiple_of(2) {
+                    _mm512_madd52lo_epu64(acc[T], h, h)
+                } else {
+                    _mm512_madd52hi_epu64(acc[T], h, h)
+                };
+            });
         }
-        // The rows the diagonal crosses: the pairs with j > i only.
-        for_k!(|S| {
-            let i = half + S;
-            if 2 * S < K && i < D {
-                let ai = ld!(&a.0[i]);
-                for_k!(|T| {
-                    if T > 2 * S {
-                        acc[T] = _mm512_madd52lo_epu64(acc[T], ai, rows.b[K + half + T - S]);
-                    }
-                    if T > 2 * S + 1 {
-                        acc[T] = _mm512_madd52hi_epu64(acc[T], ai, rows.b[K + half + T - S - 1]);
+        // Quotient digits of earlier blocks.
+        for l in c0.saturating_sub(D)..c0.min(D) {
+            block_rows!(acc, rows.n, c0, rows.y[K + l], l);
+        }
+        // The block's own columns, in order (unrolled: every accumulator
+        // index a constant, so the block stays in registers).
+        for_k!(|T| {
+            let c = c0 + T;
+            let v = _mm512_add_epi64(acc[T], carry);
+            if c < D {
+                // y = lo(v k0); position c + lo(n_0 y) = 0 mod 2^52, carry out
+                // (v + 2^52 - 1) >> 52 (see the module documentation).
+                let y = _mm512_madd52lo_epu64(zero, v, k0);
+                carry = _mm512_srli_epi64::<52>(_mm512_add_epi64(v, mask));
+                rows.y[K + c] = y;
+                for_k!(|U| {
+                    if U > T {
+                        acc[U] = _mm512_madd52hi_epu64(acc[U], y, rows.n[K + U - T - 1]);
+                        acc[U] = _mm512_madd52lo_epu64(acc[U], y, rows.n[K + U - T]);
                     }
                 });
+            } else if c < 2 * D {
+                carry = _mm512_srli_epi64::<52>(v);
+                // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
+                unsafe { _mm512_store_si512(out.0[c - D].as_mut_ptr().cast(), _mm512_and_si512(v, mask)) };
             }
         });
-        // Doubled (in 64-bit lanes), then the diagonal digit's halves:
-        // column c0 + T's is digit half + T / 2 (pads beyond D read zero).
-        for_k!(|T| {
-            let h = rows.b[K + half + T / 2];
-            acc[T] = _mm512_add_epi64(acc[T], acc[T]);
-            acc[T] = if T.is_multiple_of(2) {
-                _mm512_madd52lo_epu64(acc[T], h, h)
-            } else {
-                _mm512_madd52hi_epu64(acc[T], h, h)
-            };
-        });
-        block_reduce!(acc, rows, c0, carry, out, k0, mask, zero);
     }
 }
 
