@@ -34,6 +34,7 @@ pub struct Dispatch {
 
 /// `OSSL_PARAM`.
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct OsslParam {
     key: *const c_char,
     data_type: u32,
@@ -583,20 +584,27 @@ static CIPHER_ALGS: Table<[Algorithm; 2]> = Table([
 
 // ---------------------------------------------------------------- keymgmt
 
-static KEY_NUMBERS: Table<[OsslParam; 9]> = Table([
-    desc(c"n", UNSIGNED_INTEGER),
-    desc(c"e", UNSIGNED_INTEGER),
-    desc(c"d", UNSIGNED_INTEGER),
-    desc(c"rsa-factor1", UNSIGNED_INTEGER),
-    desc(c"rsa-factor2", UNSIGNED_INTEGER),
-    desc(c"rsa-exponent1", UNSIGNED_INTEGER),
-    desc(c"rsa-exponent2", UNSIGNED_INTEGER),
-    desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
-    PARAM_END,
-]);
+/// A parameter list of `parts` in order, ended by `PARAM_END`. `N` is their
+/// total length plus one: a wrong `N` fails the build (the assertion runs
+/// when the static is evaluated).
+const fn param_list<const N: usize>(parts: &[&[OsslParam]]) -> [OsslParam; N] {
+    let mut out = [PARAM_END; N];
+    let (mut i, mut p) = (0, 0);
+    while p < parts.len() {
+        let mut k = 0;
+        while k < parts[p].len() {
+            out[i] = parts[p][k];
+            i += 1;
+            k += 1;
+        }
+        p += 1;
+    }
+    assert!(i + 1 == N, "N must be the parts' length plus the terminator");
+    out
+}
 
-/// An RSA-PSS key's numbers and restriction (`crate::pss`).
-static KEY_NUMBERS_PSS: Table<[OsslParam; 13]> = Table([
+/// The numbers of an RSA key, in OpenSSL's order.
+const NUMBER_PARAMS: [OsslParam; 8] = [
     desc(c"n", UNSIGNED_INTEGER),
     desc(c"e", UNSIGNED_INTEGER),
     desc(c"d", UNSIGNED_INTEGER),
@@ -605,66 +613,61 @@ static KEY_NUMBERS_PSS: Table<[OsslParam; 13]> = Table([
     desc(c"rsa-exponent1", UNSIGNED_INTEGER),
     desc(c"rsa-exponent2", UNSIGNED_INTEGER),
     desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
+];
+
+/// An RSA-PSS key's restriction (`crate::pss`), as OpenSSL exports it.
+const RESTRICTION_PARAMS: [OsslParam; 3] = [
     desc(c"digest", UTF8_STRING),
-    desc(c"mgf", UTF8_STRING),
     desc(c"mgf1-digest", UTF8_STRING),
     desc(c"saltlen", INTEGER),
-    PARAM_END,
-]);
+];
 
-static KEY_GETTABLE_PSS: Table<[OsslParam; 17]> = Table([
+/// A key's sizes (`get_params`).
+const SIZE_PARAMS: [OsslParam; 3] = [
     desc(c"bits", INTEGER),
     desc(c"security-bits", INTEGER),
     desc(c"max-size", INTEGER),
-    desc(c"default-digest", UTF8_STRING),
-    desc(c"mandatory-digest", UTF8_STRING),
-    desc(c"n", UNSIGNED_INTEGER),
-    desc(c"e", UNSIGNED_INTEGER),
-    desc(c"d", UNSIGNED_INTEGER),
-    desc(c"rsa-factor1", UNSIGNED_INTEGER),
-    desc(c"rsa-factor2", UNSIGNED_INTEGER),
-    desc(c"rsa-exponent1", UNSIGNED_INTEGER),
-    desc(c"rsa-exponent2", UNSIGNED_INTEGER),
-    desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
-    desc(c"digest", UTF8_STRING),
-    desc(c"mgf1-digest", UTF8_STRING),
-    desc(c"saltlen", INTEGER),
-    PARAM_END,
-]);
+];
 
-static GEN_SETTABLE_PSS: Table<[OsslParam; 8]> = Table([
+/// Key generation's settings common to RSA and RSA-PSS.
+const GEN_PARAMS: [OsslParam; 3] = [
     desc(c"bits", UNSIGNED_INTEGER),
     desc(c"primes", UNSIGNED_INTEGER),
     desc(c"e", UNSIGNED_INTEGER),
-    desc(c"digest", UTF8_STRING),
-    desc(c"digest-props", UTF8_STRING),
-    desc(c"mgf1-digest", UTF8_STRING),
-    desc(c"saltlen", INTEGER),
-    PARAM_END,
-]);
+];
 
-static KEY_GETTABLE: Table<[OsslParam; 13]> = Table([
-    desc(c"bits", INTEGER),
-    desc(c"security-bits", INTEGER),
-    desc(c"max-size", INTEGER),
-    desc(c"default-digest", UTF8_STRING),
-    desc(c"n", UNSIGNED_INTEGER),
-    desc(c"e", UNSIGNED_INTEGER),
-    desc(c"d", UNSIGNED_INTEGER),
-    desc(c"rsa-factor1", UNSIGNED_INTEGER),
-    desc(c"rsa-factor2", UNSIGNED_INTEGER),
-    desc(c"rsa-exponent1", UNSIGNED_INTEGER),
-    desc(c"rsa-exponent2", UNSIGNED_INTEGER),
-    desc(c"rsa-coefficient1", UNSIGNED_INTEGER),
-    PARAM_END,
-]);
+static KEY_NUMBERS: Table<[OsslParam; 9]> = Table(param_list(&[&NUMBER_PARAMS]));
 
-static GEN_SETTABLE: Table<[OsslParam; 4]> = Table([
-    desc(c"bits", UNSIGNED_INTEGER),
-    desc(c"primes", UNSIGNED_INTEGER),
-    desc(c"e", UNSIGNED_INTEGER),
-    PARAM_END,
-]);
+/// An RSA-PSS key's numbers and restriction; "mgf" (only "MGF1") is read on import.
+static KEY_NUMBERS_PSS: Table<[OsslParam; 13]> = Table(param_list(&[
+    &NUMBER_PARAMS,
+    &RESTRICTION_PARAMS,
+    &[desc(c"mgf", UTF8_STRING)],
+]));
+
+static KEY_GETTABLE: Table<[OsslParam; 13]> = Table(param_list(&[
+    &SIZE_PARAMS,
+    &[desc(c"default-digest", UTF8_STRING)],
+    &NUMBER_PARAMS,
+]));
+
+static KEY_GETTABLE_PSS: Table<[OsslParam; 17]> = Table(param_list(&[
+    &SIZE_PARAMS,
+    &[
+        desc(c"default-digest", UTF8_STRING),
+        desc(c"mandatory-digest", UTF8_STRING),
+    ],
+    &NUMBER_PARAMS,
+    &RESTRICTION_PARAMS,
+]));
+
+static GEN_SETTABLE: Table<[OsslParam; 4]> = Table(param_list(&[&GEN_PARAMS]));
+
+static GEN_SETTABLE_PSS: Table<[OsslParam; 8]> = Table(param_list(&[
+    &GEN_PARAMS,
+    &RESTRICTION_PARAMS,
+    &[desc(c"digest-props", UTF8_STRING)],
+]));
 
 // Key objects cross threads (see `key_obj`): the compiler checks they may.
 const _: () = {
