@@ -127,6 +127,10 @@ pub(super) fn decrypt_pkcs8(der: &[u8], pass: &[u8]) -> Result<SecretDocument, K
     })?;
     info.decrypt(pass).map_err(|e| match e {
         pkcs8::Error::EncryptedPrivateKey(pkcs5::Error::DecryptFailed) => bad_pass(),
+        // The wrapper was parsed above, so a DER error here is in the
+        // plaintext: a wrong passphrase whose garbage happened to end in
+        // valid CBC padding (about 1 in 256 wrong passphrases).
+        pkcs8::Error::Asn1(_) => bad_pass(),
         pkcs8::Error::EncryptedPrivateKey(pkcs5::Error::NoPbes1CryptSupport) => {
             KeyFileError::Malformed(format!(
                 "PKCS#5 PBES1 (single DES or RC2, algorithm {}) is not supported; re-encrypt with \
