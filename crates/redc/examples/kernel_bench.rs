@@ -107,6 +107,32 @@ mod bench {
         println!("single2048: {s1:.1}");
     }
 
+    /// `kernel_bench mb8pow`: us per eight-lane exponentiation (eight
+    /// full-length exponents, the table build and every gather included).
+    fn mb8pow() {
+        let mut rng = StdRng::seed_from_u64(11);
+        println!("{:>3} {:>14} {:>14}", "d", "us per 8 pows", "us per pow");
+        for d in [20usize, 32, 40] {
+            let bits = 52 * d as u64 - 2;
+            let s = (bits as usize).div_ceil(64);
+            let ns: Vec<BigUint> = (0..8).map(|_| modulus(&mut rng, bits)).collect();
+            let mods: Vec<Ifma52Modulus> = ns
+                .iter()
+                .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+                .collect();
+            let bases: Vec<Vec<u64>> = ns.iter().map(|n| limbs(&rng.gen_biguint_below(n), s)).collect();
+            let exps: Vec<Vec<u64>> = (0..8).map(|_| (0..s).map(|_| rng.r#gen()).collect()).collect();
+            let t = time(15, 1, |_| {
+                black_box(x86::pow_mb8(
+                    core::array::from_fn(|l| &mods[l]),
+                    core::array::from_fn(|l| &bases[l][..]),
+                    core::array::from_fn(|l| &exps[l][..]),
+                ));
+            }) / 1000.0;
+            println!("{:>3} {:>14.1} {:>14.2}", d, t, t / 8.0);
+        }
+    }
+
     /// `kernel_bench mb8`: ns per product of the eight-lane kernel (eight
     /// products per call) beside the dual kernel (two per call), per operation.
     fn mb8() {
@@ -248,6 +274,9 @@ mod bench {
         }
         if std::env::args().nth(1).as_deref() == Some("widths") {
             return widths();
+        }
+        if std::env::args().nth(1).as_deref() == Some("mb8pow") {
+            return mb8pow();
         }
         if std::env::args().nth(1).as_deref() == Some("mb8") {
             return mb8();

@@ -264,14 +264,19 @@ pub fn amm_sqr(out: &mut [u64], a: &[u64], m: &[u64], k0: u64) {
 
 /// The 5-bit window of `exp` (u64 limbs) starting at bit `pos` (public).
 pub fn window(exp: &[u64], pos: usize) -> usize {
+    window_of(exp, pos, WINDOW)
+}
+
+/// The `width`-bit window (1..=8, public) of `exp` at bit `pos` (public).
+pub fn window_of(exp: &[u64], pos: usize, width: usize) -> usize {
     let (w, s) = (pos / 64, pos % 64);
     let lo = exp.get(w).copied().unwrap_or(0) >> s;
-    let hi = if s > 64 - WINDOW {
+    let hi = if s > 64 - width {
         exp.get(w + 1).copied().unwrap_or(0) << (64 - s)
     } else {
         0
     };
-    ((lo | hi) & ((1 << WINDOW) - 1)) as usize
+    ((lo | hi) & ((1 << width) - 1)) as usize
 }
 
 /// Number of windows for an exponent of `limbs` u64 limbs (public).

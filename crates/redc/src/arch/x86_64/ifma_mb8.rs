@@ -62,7 +62,7 @@
 //!
 //! Every lane runs the same instructions; nothing branches on or indexes by
 //! any lane's data. The window of each lane's exponent selects its table
-//! entry through masked moves over all 32 entries (`gather`). The
+//! entry through masked moves over all 16 entries (`gather`). The
 //! exponents' LENGTH (one for all lanes) is public, their bits are secret.
 
 // Register arrays indexed by constant-bound counters.
@@ -72,7 +72,7 @@ use core::arch::x86_64::*;
 
 use zeroize::Zeroize;
 
-use crate::arch::portable52::{self, MASK, Modulus52, WINDOW};
+use crate::arch::portable52::{self, MASK, Modulus52};
 
 /// Lanes per register: eight operations.
 pub const LANES: usize = 8;
@@ -652,17 +652,29 @@ fn gather<const D: usize>(out: &mut Mb8<D>, table: &[Mb8<D>], idx: &[u64; 8]) {
     }
 }
 
+/// The window width of [`pow`] (public): 4 bits, not the single path's 5.
+/// The eight-lane table is eight times wider: at 5 bits its 32 entries take
+/// 40 KiB at 20 digits (80 KiB at 40), more than L1 holds beside the
+/// kernel's own data, so every constant-time gather (which reads the whole
+/// table) streams from L2. At 4 bits the 16 entries cost 25% more table
+/// products but each gather about a third (Intel Xeon family 6 model 207,
+/// `kernel_bench mb8pow`, 12 interleaved rounds, best / median us per
+/// exponentiation, widths 3..6: 20 digits 60.0/65.5, 56.2/59.8, 58.2/70.9,
+/// 69.4/84.4; 32 digits 277/287, 257/270, 267/282, 275/333; 40 digits
+/// 527/538, 508/519, 507/554, 520/581).
+const MB8_WINDOW: usize = 4;
+
 /// The window at bit `pos` of each lane's exponent (public position).
-fn windows(exps: &[&[u64]; LANES], pos: usize) -> [u64; 8] {
+fn windows(exps: &[&[u64]; LANES], pos: usize, width: usize) -> [u64; 8] {
     let mut w = [0u64; 8];
     for (l, e) in exps.iter().enumerate() {
-        w[l] = portable52::window(e, pos) as u64;
+        w[l] = portable52::window_of(e, pos, width) as u64;
     }
     w
 }
 
 /// `base_l^exp_l` per lane, out of the Montgomery domain (per lane at most
-/// m_l, not yet fully reduced): fixed 5-bit windows, 5 squarings
+/// m_l, not yet fully reduced): fixed 4-bit windows ([`MB8_WINDOW`]), 4 squarings
 /// ([`sqr_any`]) and one table product per window, the table read whole at
 /// every lookup. Bases below their moduli, in digits; the exponents all of
 /// the same limb count (public), their bits secret.
@@ -683,10 +695,11 @@ pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES])
             amm_any(out, a, b, m, &mut sc)
         }
     };
-    let mut table = vec![Mb8::<D>::ZERO; 1 << WINDOW];
+    let width = MB8_WINDOW;
+    let mut table = vec![Mb8::<D>::ZERO; 1 << width];
     amm(&mut table[0], &m.rr, &one, m);
     amm(&mut table[1], base, &m.rr, m);
-    for k in 2..(1 << WINDOW) {
+    for k in 2..(1 << width) {
         let mut x = Mb8::<D>::ZERO;
         if k % 2 == 0 {
             amm(&mut x, &table[k / 2], &table[k / 2], m);
@@ -695,16 +708,16 @@ pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES])
         }
         table[k] = x;
     }
-    let nw = portable52::windows_for_limbs(limbs);
+    let nw = (64 * limbs).div_ceil(width).max(1);
     let (mut x, mut y, mut g) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
-    let mut w = windows(exps, (nw - 1) * WINDOW);
+    let mut w = windows(exps, (nw - 1) * width, width);
     gather(&mut x, &table, &w);
     for win in (0..nw - 1).rev() {
-        for _ in 0..WINDOW {
+        for _ in 0..width {
             amm(&mut y, &x, &x, m);
             x = y;
         }
-        w = windows(exps, win * WINDOW);
+        w = windows(exps, win * width, width);
         gather(&mut g, &table, &w);
         amm(&mut y, &x, &g, m);
         x = y;
