@@ -13,7 +13,8 @@
 //! The default provider still decodes and encodes key files; keys pass to
 //! redc by export/import ([`keys`]). Layout: [`ffi`] is the only module
 //! with `unsafe` (the C ABI, the dispatch tables, `OSSL_PARAM` I/O); the
-//! operations are safe Rust in [`keys`], [`sig`] and [`cipher`].
+//! operations are safe Rust in [`keys`], [`sig`] and [`cipher`]; [`queue`]
+//! batches the signatures that OpenSSL runs inside async jobs.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -24,6 +25,7 @@ pub mod ffi;
 pub mod keys;
 pub mod params;
 pub mod pss;
+pub mod queue;
 pub mod sig;
 
 /// With `REDC_PROVIDER_TRACE` set in the environment, one line on stderr

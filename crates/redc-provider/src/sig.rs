@@ -160,23 +160,24 @@ impl SigCtx {
         if self.op != Some(Op::Sign) {
             return None;
         }
-        let key = self.key.as_ref()?.private()?;
+        let held = self.key.as_ref()?;
+        let key = held.private()?;
         let rng = &mut os_rng();
         crate::trace(&format!("sign {:?} {:?}", self.pad, self.md));
-        match (self.pad, self.md) {
-            (Pad::Pkcs1, Some(h)) => key.sign_pkcs1v15(rng, h, tbs).ok(),
-            (Pad::Pkcs1, None) => {
-                let em = type1_pad(tbs, key.size())?;
-                key.raw_private(rng, &em).ok().map(|s| s.to_vec())
-            }
+        // The encoded message, then the private operation (queued and
+        // batched when OpenSSL runs this inside an async job: `queue`).
+        let x = match (self.pad, self.md) {
+            (Pad::Pkcs1, Some(h)) => key.encode_pkcs1v15_signature(h, tbs).ok()?,
+            (Pad::Pkcs1, None) => type1_pad(tbs, key.size())?,
             (Pad::Pss, Some(h)) => {
                 let salt = self.pss_salt_for_sign(h, key)?;
-                key.sign_pss_mgf1(rng, h, self.mgf1.unwrap_or(h), tbs, Some(salt))
-                    .ok()
+                key.encode_pss_signature(rng, h, self.mgf1.unwrap_or(h), tbs, Some(salt))
+                    .ok()?
             }
-            (Pad::None, None) => key.raw_private(rng, tbs).ok().map(|s| s.to_vec()),
-            _ => None,
-        }
+            (Pad::None, None) => tbs.to_vec(),
+            _ => return None,
+        };
+        crate::queue::private_op(held, &x)
     }
 
     /// Verify `sig` over `tbs` (a digest when a digest is set).

@@ -548,10 +548,14 @@ fn s_server_and_s_client_handshake_through_the_provider() {
     // TLS 1.3 and TLS 1.2 with ECDHE (the server signs with PSS), and
     // TLS 1.2 with RSA key exchange (the server decrypts the pre-master
     // secret with pad mode 7).
-    for (proto, cipher, server_op, client_op) in [
-        ("-tls1_3", None, "sign Pss", Some("verify Pss")),
-        ("-tls1_2", None, "sign Pss", Some("verify Pss")),
-        ("-tls1_2", Some("AES128-GCM-SHA256"), "decrypt Tls", None),
+    // With -async (SSL_MODE_ASYNC) the server's signature runs inside an
+    // async job: queued, the job paused and resumed, then signed as a batch
+    // (of one here); the client's verification checks it.
+    for (proto, cipher, server_op, client_op, server_extra) in [
+        ("-tls1_3", None, "sign Pss", Some("verify Pss"), None),
+        ("-tls1_3", None, "batch of 1", Some("verify Pss"), Some("-async")),
+        ("-tls1_2", None, "sign Pss", Some("verify Pss"), None),
+        ("-tls1_2", Some("AES128-GCM-SHA256"), "decrypt Tls", None, None),
     ] {
         let port = free_port().to_string();
         let addr = format!("127.0.0.1:{port}");
@@ -559,6 +563,7 @@ fn s_server_and_s_client_handshake_through_the_provider() {
             .args([
                 "s_server", "-accept", &port, "-naccept", "1", "-cert", &cert, "-key", &key, proto,
             ])
+            .args(server_extra)
             .args(with_redc(dir))
             .current_dir(work_dir())
             .env("REDC_PROVIDER_TRACE", "1")
@@ -617,6 +622,25 @@ fn s_server_and_s_client_handshake_through_the_provider() {
             assert!(redc_did(&c_err, op), "client: {c_err}");
         }
     }
+}
+
+/// Signatures inside OpenSSL's async jobs are queued and batched
+/// (`queue.rs`): `openssl speed -async_jobs 8` starts eight jobs that each
+/// queue a signature and pause, so the provider signs them eight at a time
+/// (two eight-lane runs of four). Without jobs each signs alone. (The
+/// batched signatures' correctness: the s_server `-async` handshake above
+/// and the unit tests of `queue`.)
+#[test]
+fn async_jobs_sign_in_batches() {
+    let dir = need_openssl!();
+    let (_, err) = openssl_ok(
+        &["speed", "-seconds", "1", "-async_jobs", "8", "rsa2048"],
+        &with_redc(dir),
+    );
+    assert!(redc_did(&err, "batch of 8"), "{}", &err[..err.len().min(2000)]);
+    let (_, err) = openssl_ok(&["speed", "-seconds", "1", "rsa2048"], &with_redc(dir));
+    assert!(redc_did(&err, "sign Pkcs1"), "{}", &err[..err.len().min(2000)]);
+    assert!(!redc_did(&err, "batch of"), "batched without async jobs");
 }
 
 /// PSS with MGF1 over another hash than the message's (`rsa_mgf1_md`):

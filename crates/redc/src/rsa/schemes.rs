@@ -52,8 +52,20 @@ impl RsaPrivateKey {
         Ok(self.raw_private(rng, &em)?.to_vec())
     }
 
-    /// EMSA-PKCS1-v1_5 of `digest` at this key's size (RFC 8017 9.2).
-    pub(crate) fn encode_pkcs1v15_signature(&self, hash: HashAlg, digest: &[u8]) -> Result<Vec<u8>, Error> {
+    /// EMSA-PKCS1-v1_5 of `digest` at this key's size (RFC 8017 9.2): the
+    /// input of [`RsaPrivateKey::raw_private`] that
+    /// [`RsaPrivateKey::sign_pkcs1v15`] signs, for callers that queue the
+    /// private operations themselves (e.g. in batches).
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let digest = HashAlg::Sha256.digest(b"hello");
+    /// let em = key.encode_pkcs1v15_signature(HashAlg::Sha256, &digest).unwrap();
+    /// let sig = key.raw_private(&mut os_rng(), &em).unwrap();
+    /// assert_eq!(*sig, key.sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest).unwrap());
+    /// ```
+    pub fn encode_pkcs1v15_signature(&self, hash: HashAlg, digest: &[u8]) -> Result<Vec<u8>, Error> {
         check_digest(hash, digest)?;
         padding::emsa_pkcs1v15_encode(hash, digest, self.size()).map_err(encoding_error)
     }
@@ -106,8 +118,18 @@ impl RsaPrivateKey {
 
     /// EMSA-PSS of `digest` (MGF1 over `mgf1_hash`) with a fresh random salt
     /// (`None`: the hash length), as k bytes (a leading zero byte when emBits
-    /// is a multiple of 8).
-    pub(crate) fn encode_pss_signature<R: CryptoRng + ?Sized>(
+    /// is a multiple of 8): the input of [`RsaPrivateKey::raw_private`] that
+    /// [`RsaPrivateKey::sign_pss_mgf1`] signs.
+    ///
+    /// ```
+    /// use redc::{hash::HashAlg, padding::SaltLen, rsa::{keygen, os_rng}};
+    /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+    /// let d = HashAlg::Sha256.digest(b"hello");
+    /// let em = key.encode_pss_signature(&mut os_rng(), HashAlg::Sha256, HashAlg::Sha256, &d, None).unwrap();
+    /// let sig = key.raw_private(&mut os_rng(), &em).unwrap();
+    /// key.public_key().verify_pss(HashAlg::Sha256, &d, &sig, SaltLen::Exact(32)).unwrap();
+    /// ```
+    pub fn encode_pss_signature<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
         hash: HashAlg,

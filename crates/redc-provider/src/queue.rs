@@ -1,0 +1,174 @@
+//! Batching inside servers (issue 13, item 5): private operations that
+//! OpenSSL runs inside async jobs (`SSL_MODE_ASYNC`, nginx's `ssl_async`,
+//! HAProxy's `ssl-mode-async`, `openssl speed -async_jobs N`) are queued,
+//! and the job pauses; when a paused job is resumed and its result is not
+//! there yet, it runs everything queued at once through the library's
+//! batch path (`redc::rsa::raw_private_many`: four operations per
+//! eight-lane IFMA run, blinding and the fault check per operation) and
+//! leaves the other jobs' results for them to pick up.
+//!
+//! How the jobs meet: an application with N jobs starts each in turn; each
+//! one queues its operation and pauses (its wait fd readable, see
+//! [`crate::ffi::pause_async_job`]). When the application comes back to
+//! the first job, N operations are queued: that job runs them all, and
+//! the other N - 1 find their results on resumption. Outside an async job
+//! nothing changes: the operation runs at once on the single-operation
+//! path.
+//!
+//! Results are public (signatures of public inputs); the inputs are the
+//! encoded messages, public too. Nothing here branches on a secret. A
+//! batch of two or more runs on a helper thread: an async job runs on a
+//! small stack (32 KiB, `crypto/async/arch/async_posix.c`) that the
+//! eight-lane kernel's tables and scratch must not be trusted to fit. A
+//! batch of one runs where it is, as every private operation inside a job
+//! did before batching.
+
+use crate::keys::Key;
+use redc::rsa::{os_rng, raw_private_many};
+use std::collections::HashMap;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+/// An operation waiting for a batch: its ticket, key and input.
+type Pending = (u64, Arc<Key>, Vec<u8>);
+
+/// Queued operations and finished results, shared by every job and thread.
+#[derive(Default)]
+struct Queue {
+    next: u64,
+    pending: Vec<Pending>,
+    done: HashMap<u64, Option<Vec<u8>>>,
+}
+
+/// Results not collected after this many newer ones are dropped (a job the
+/// application abandoned while paused never collects its result).
+const MAX_DONE: usize = 4096;
+
+fn queue() -> (&'static Mutex<Queue>, &'static Condvar) {
+    static Q: std::sync::OnceLock<(Mutex<Queue>, Condvar)> = std::sync::OnceLock::new();
+    let (m, c) = Q.get_or_init(Default::default);
+    (m, c)
+}
+
+fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// RSASP1 / RSADP of `x` (k bytes) with `key`'s private half: queued and
+/// batched inside an async job, at once otherwise. None on any failure.
+pub fn private_op(key: &Arc<Key>, x: &[u8]) -> Option<Vec<u8>> {
+    let private = key.private()?;
+    if !crate::ffi::in_async_job() {
+        return private.raw_private(&mut os_rng(), x).ok().map(|s| s.to_vec());
+    }
+    let ticket = enqueue(key, x);
+    crate::ffi::pause_async_job();
+    collect(ticket)
+}
+
+/// Queue `x` for `key`; the ticket that [`collect`] takes.
+fn enqueue(key: &Arc<Key>, x: &[u8]) -> u64 {
+    let mut q = lock(queue().0);
+    q.next += 1;
+    let t = q.next;
+    q.pending.push((t, Arc::clone(key), x.to_vec()));
+    t
+}
+
+/// The result of `ticket`: left by an earlier batch, or made now by running
+/// everything queued, or (when another thread is running the batch that
+/// holds it) waited for.
+fn collect(ticket: u64) -> Option<Vec<u8>> {
+    let (m, ready) = queue();
+    let mut q = lock(m);
+    loop {
+        if let Some(r) = q.done.remove(&ticket) {
+            return r;
+        }
+        if q.pending.iter().any(|(t, ..)| *t == ticket) {
+            // Ours is still queued: run the whole queue now.
+            let work = std::mem::take(&mut q.pending);
+            drop(q);
+            let results = run(&work);
+            q = lock(m);
+            for ((t, ..), r) in work.iter().zip(results) {
+                q.done.insert(*t, r);
+            }
+            if q.done.len() > MAX_DONE {
+                let newest = q.next;
+                q.done.retain(|t, _| newest - t < MAX_DONE as u64);
+            }
+            ready.notify_all();
+        } else {
+            // Another thread is running the batch that holds ours.
+            q = ready.wait(q).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
+}
+
+/// The private operations of `work`, in order, on a helper thread.
+fn run(work: &[Pending]) -> Vec<Option<Vec<u8>>> {
+    crate::trace(&format!("batch of {}", work.len()));
+    let batch = || {
+        let ops: Vec<_> = work
+            .iter()
+            .filter_map(|(_, k, x)| Some((k.private()?, &x[..])))
+            .collect();
+        raw_private_many(&mut os_rng(), &ops)
+            .into_iter()
+            .map(|r| r.ok().map(|s| s.to_vec()))
+            .collect::<Vec<_>>()
+    };
+    if work.len() == 1 {
+        return batch();
+    }
+    std::thread::scope(|s| s.spawn(batch).join()).unwrap_or_else(|_| vec![None; work.len()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use redc::rsa::keygen;
+
+    /// Outside an async job (always, in a unit test) the operation runs at
+    /// once and gives the single-operation result.
+    #[test]
+    fn outside_a_job_the_operation_runs_at_once() {
+        let k = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        let mut x = vec![0u8; k.size()];
+        x[5] = 9;
+        let want = k.raw_private(&mut os_rng(), &x).unwrap().to_vec();
+        let key = Arc::new(Key::Private(k));
+        assert_eq!(private_op(&key, &x), Some(want));
+    }
+
+    /// Jobs that queue and then collect in any order each get the result
+    /// of their own input (what a paused job finds when it resumes), with
+    /// two keys mixed in one batch, and nothing is left behind.
+    #[test]
+    fn queued_operations_each_collect_their_own_result() {
+        let keys: Vec<Arc<Key>> = (0..2)
+            .map(|_| {
+                Arc::new(Key::Private(
+                    keygen::generate(1024, 65537, &mut os_rng()).unwrap(),
+                ))
+            })
+            .collect();
+        let inputs: Vec<(Arc<Key>, Vec<u8>)> = (0..7u8)
+            .map(|i| {
+                let mut x = vec![0u8; 128];
+                x[9] = i + 1;
+                (Arc::clone(&keys[i as usize % 2]), x)
+            })
+            .collect();
+        let tickets: Vec<u64> = inputs.iter().map(|(k, x)| enqueue(k, x)).collect();
+        // The last job resumes first and runs the batch; the others collect.
+        for i in [6, 0, 3, 1, 5, 2, 4] {
+            let sig = collect(tickets[i]).expect("a result");
+            let (key, x) = &inputs[i];
+            assert_eq!(key.public().raw_public(&sig).unwrap(), *x, "operation {i}");
+        }
+        let q = lock(queue().0);
+        assert!(tickets.iter().all(|t| !q.done.contains_key(t)));
+        assert!(q.pending.iter().all(|(t, ..)| !tickets.contains(t)));
+    }
+}
