@@ -109,14 +109,18 @@ fn collect(ticket: u64) -> Option<Vec<u8>> {
 fn run(work: &[Pending]) -> Vec<Option<Vec<u8>>> {
     crate::trace(&format!("batch of {}", work.len()));
     let batch = || {
-        let ops: Vec<_> = work
+        // Only private keys are queued ([`private_op`]); a public one would
+        // get None, and every result stays at its operation's index.
+        let (index, ops): (Vec<usize>, Vec<_>) = work
             .iter()
-            .filter_map(|(_, k, x)| Some((k.private()?, &x[..])))
-            .collect();
-        raw_private_many(&mut os_rng(), &ops)
-            .into_iter()
-            .map(|r| r.ok().map(|s| s.to_vec()))
-            .collect::<Vec<_>>()
+            .enumerate()
+            .filter_map(|(i, (_, k, x))| Some((i, (k.private()?, &x[..]))))
+            .unzip();
+        let mut out = vec![None; work.len()];
+        for (i, r) in index.into_iter().zip(raw_private_many(&mut os_rng(), &ops)) {
+            out[i] = r.ok().map(|s| s.to_vec());
+        }
+        out
     };
     if work.len() == 1 {
         return batch();
@@ -170,5 +174,35 @@ mod tests {
         let q = lock(queue().0);
         assert!(tickets.iter().all(|t| !q.done.contains_key(t)));
         assert!(q.pending.iter().all(|(t, ..)| !tickets.contains(t)));
+    }
+
+    /// A public key in a batch (never queued by `private_op`) gets None
+    /// and does not shift the other operations' results.
+    #[test]
+    fn a_public_key_in_a_batch_fails_alone() {
+        let k = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        let public = Arc::new(Key::Public(k.public_key().clone()));
+        let private = Arc::new(Key::Private(k));
+        let x = |i: u8| {
+            let mut x = vec![0u8; 128];
+            x[3] = i;
+            x
+        };
+        let work: Vec<Pending> = vec![
+            (1, Arc::clone(&private), x(1)),
+            (2, public, x(2)),
+            (3, Arc::clone(&private), x(3)),
+            (4, Arc::clone(&private), x(4)),
+        ];
+        let results = run(&work);
+        assert!(results[1].is_none());
+        for i in [0, 2, 3] {
+            let sig = results[i].as_ref().expect("a result");
+            assert_eq!(
+                private.public().raw_public(sig).unwrap(),
+                work[i].2,
+                "operation {i}"
+            );
+        }
     }
 }
