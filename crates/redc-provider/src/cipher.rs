@@ -103,13 +103,16 @@ impl CipherCtx {
         if !self.decrypt {
             return None;
         }
-        let key = self.key.as_ref()?.private()?;
+        let held = self.key.as_ref()?;
+        let key = held.private()?;
         let rng = &mut os_rng();
         crate::trace(&format!("decrypt {:?}", self.pad));
+        // The bare private operation: queued and batched inside async jobs.
+        let raw = |ct: &[u8]| crate::queue::private_op(held, ct);
         match self.pad {
             Pad::Pkcs1 if self.implicit_rejection => key.decrypt_pkcs1v15(rng, ct).ok(),
             Pad::Pkcs1 => {
-                let em = key.raw_private(rng, ct).ok()?;
+                let em = raw(ct)?;
                 eme_pkcs1v15_decode_strict(&em, key.size())
                     .ok()
                     .map(Zeroizing::new)
@@ -117,12 +120,12 @@ impl CipherCtx {
             Pad::Oaep => key
                 .decrypt_oaep_mgf1(rng, self.md, self.mgf1.unwrap_or(self.md), &self.label, ct)
                 .ok(),
-            Pad::None => key.raw_private(rng, ct).ok(),
+            Pad::None => raw(ct),
             Pad::Tls => {
                 if self.tls_client_version == 0 {
                     return None;
                 }
-                let em = key.raw_private(rng, ct).ok()?;
+                let em = raw(ct)?;
                 tls_premaster(&em, self.tls_client_version, self.tls_alt_version)
             }
             _ => None,

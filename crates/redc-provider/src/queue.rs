@@ -15,8 +15,12 @@
 //! nothing changes: the operation runs at once on the single-operation
 //! path.
 //!
-//! Results are public (signatures of public inputs); the inputs are the
-//! encoded messages, public too. Nothing here branches on a secret. A
+//! Decryptions with pad modes "none", PKCS#1 v1.5 without implicit
+//! rejection, and TLS 1.2's RSA key exchange (mode 7) take the same queue;
+//! their results are secret and wiped on drop wherever they are held.
+//! (OAEP and the implicit-rejection decryption run their private
+//! operation inside the library and are not queued.) Nothing here
+//! branches on a secret. A
 //! batch of two or more runs on a helper thread: an async job runs on a
 //! small stack (32 KiB, `crypto/async/arch/async_posix.c`) that the
 //! eight-lane kernel's tables and scratch must not be trusted to fit. A
@@ -27,16 +31,20 @@ use crate::keys::Key;
 use redc::rsa::{os_rng, raw_private_many};
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use zeroize::Zeroizing;
 
 /// An operation waiting for a batch: its ticket, key and input.
 type Pending = (u64, Arc<Key>, Vec<u8>);
+
+/// A result: a signature, or a decrypted message (secret: wiped on drop).
+type Output = Option<Zeroizing<Vec<u8>>>;
 
 /// Queued operations and finished results, shared by every job and thread.
 #[derive(Default)]
 struct Queue {
     next: u64,
     pending: Vec<Pending>,
-    done: HashMap<u64, Option<Vec<u8>>>,
+    done: HashMap<u64, Output>,
 }
 
 /// Results not collected after this many newer ones are dropped (a job the
@@ -55,10 +63,10 @@ fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
 
 /// RSASP1 / RSADP of `x` (k bytes) with `key`'s private half: queued and
 /// batched inside an async job, at once otherwise. None on any failure.
-pub fn private_op(key: &Arc<Key>, x: &[u8]) -> Option<Vec<u8>> {
+pub fn private_op(key: &Arc<Key>, x: &[u8]) -> Output {
     let private = key.private()?;
     if !crate::ffi::in_async_job() {
-        return private.raw_private(&mut os_rng(), x).ok().map(|s| s.to_vec());
+        return private.raw_private(&mut os_rng(), x).ok();
     }
     let ticket = enqueue(key, x);
     crate::ffi::pause_async_job();
@@ -77,7 +85,7 @@ fn enqueue(key: &Arc<Key>, x: &[u8]) -> u64 {
 /// The result of `ticket`: left by an earlier batch, or made now by running
 /// everything queued, or (when another thread is running the batch that
 /// holds it) waited for.
-fn collect(ticket: u64) -> Option<Vec<u8>> {
+fn collect(ticket: u64) -> Output {
     let (m, ready) = queue();
     let mut q = lock(m);
     loop {
@@ -106,7 +114,7 @@ fn collect(ticket: u64) -> Option<Vec<u8>> {
 }
 
 /// The private operations of `work`, in order, on a helper thread.
-fn run(work: &[Pending]) -> Vec<Option<Vec<u8>>> {
+fn run(work: &[Pending]) -> Vec<Output> {
     crate::trace(&format!("batch of {}", work.len()));
     let batch = || {
         // Only private keys are queued ([`private_op`]); a public one would
@@ -116,16 +124,16 @@ fn run(work: &[Pending]) -> Vec<Option<Vec<u8>>> {
             .enumerate()
             .filter_map(|(i, (_, k, x))| Some((i, (k.private()?, &x[..]))))
             .unzip();
-        let mut out = vec![None; work.len()];
+        let mut out: Vec<Output> = (0..work.len()).map(|_| None).collect();
         for (i, r) in index.into_iter().zip(raw_private_many(&mut os_rng(), &ops)) {
-            out[i] = r.ok().map(|s| s.to_vec());
+            out[i] = r.ok();
         }
         out
     };
     if work.len() == 1 {
         return batch();
     }
-    std::thread::scope(|s| s.spawn(batch).join()).unwrap_or_else(|_| vec![None; work.len()])
+    std::thread::scope(|s| s.spawn(batch).join()).unwrap_or_else(|_| (0..work.len()).map(|_| None).collect())
 }
 
 #[cfg(test)]
@@ -142,7 +150,7 @@ mod tests {
         x[5] = 9;
         let want = k.raw_private(&mut os_rng(), &x).unwrap().to_vec();
         let key = Arc::new(Key::Private(k));
-        assert_eq!(private_op(&key, &x), Some(want));
+        assert_eq!(private_op(&key, &x).map(|s| s.to_vec()), Some(want));
     }
 
     /// Jobs that queue and then collect in any order each get the result

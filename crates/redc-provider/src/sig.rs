@@ -177,7 +177,7 @@ impl SigCtx {
             (Pad::None, None) => tbs.to_vec(),
             _ => return None,
         };
-        crate::queue::private_op(held, &x)
+        crate::queue::private_op(held, &x).map(|s| s.to_vec())
     }
 
     /// Verify `sig` over `tbs` (a digest when a digest is set).

@@ -548,14 +548,22 @@ fn s_server_and_s_client_handshake_through_the_provider() {
     // TLS 1.3 and TLS 1.2 with ECDHE (the server signs with PSS), and
     // TLS 1.2 with RSA key exchange (the server decrypts the pre-master
     // secret with pad mode 7).
-    // With -async (SSL_MODE_ASYNC) the server's signature runs inside an
-    // async job: queued, the job paused and resumed, then signed as a batch
-    // (of one here); the client's verification checks it.
+    // With -async (SSL_MODE_ASYNC) the server's signature (or its RSA
+    // key-exchange decryption) runs inside an async job: queued, the job
+    // paused and resumed, then run as a batch (of one here); the client's
+    // verification (or the finished handshake) checks it.
     for (proto, cipher, server_op, client_op, server_extra) in [
         ("-tls1_3", None, "sign Pss", Some("verify Pss"), None),
         ("-tls1_3", None, "batch of 1", Some("verify Pss"), Some("-async")),
         ("-tls1_2", None, "sign Pss", Some("verify Pss"), None),
         ("-tls1_2", Some("AES128-GCM-SHA256"), "decrypt Tls", None, None),
+        (
+            "-tls1_2",
+            Some("AES128-GCM-SHA256"),
+            "batch of 1",
+            None,
+            Some("-async"),
+        ),
     ] {
         let port = free_port().to_string();
         let addr = format!("127.0.0.1:{port}");
