@@ -107,19 +107,26 @@ mod bench {
         println!("single2048: {s1:.1}");
     }
 
+    /// Eight random moduli of d digits (52 d - 2 bits): their limb count,
+    /// the numbers, and their eight-lane forms.
+    fn eight_moduli(rng: &mut StdRng, d: usize) -> (usize, Vec<BigUint>, Vec<Ifma52Modulus>) {
+        let bits = 52 * d as u64 - 2;
+        let s = (bits as usize).div_ceil(64);
+        let ns: Vec<BigUint> = (0..8).map(|_| modulus(rng, bits)).collect();
+        let mods = ns
+            .iter()
+            .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+            .collect();
+        (s, ns, mods)
+    }
+
     /// `kernel_bench mb8pow`: us per eight-lane exponentiation (eight
     /// full-length exponents, the table build and every gather included).
     fn mb8pow() {
         let mut rng = StdRng::seed_from_u64(11);
         println!("{:>3} {:>14} {:>14}", "d", "us per 8 pows", "us per pow");
         for d in [20usize, 32, 40] {
-            let bits = 52 * d as u64 - 2;
-            let s = (bits as usize).div_ceil(64);
-            let ns: Vec<BigUint> = (0..8).map(|_| modulus(&mut rng, bits)).collect();
-            let mods: Vec<Ifma52Modulus> = ns
-                .iter()
-                .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
-                .collect();
+            let (s, ns, mods) = eight_moduli(&mut rng, d);
             let bases: Vec<Vec<u64>> = ns.iter().map(|n| limbs(&rng.gen_biguint_below(n), s)).collect();
             let exps: Vec<Vec<u64>> = (0..8).map(|_| (0..s).map(|_| rng.r#gen()).collect()).collect();
             let t = time(15, 1, |_| {
@@ -142,13 +149,7 @@ mod bench {
             "d", "mb8 ns/8 ops", "sqr ns/8 ops", "mb8 ns/op", "dual ns/op"
         );
         for d in [20usize, 32, 40] {
-            let bits = 52 * d as u64 - 2;
-            let s = (bits as usize).div_ceil(64);
-            let ns: Vec<BigUint> = (0..8).map(|_| modulus(&mut rng, bits)).collect();
-            let mods: Vec<Ifma52Modulus> = ns
-                .iter()
-                .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
-                .collect();
+            let (s, ns, mods) = eight_moduli(&mut rng, d);
             let a: Vec<Vec<u64>> = ns
                 .iter()
                 .map(|n| portable52::to_digits(&limbs(&rng.gen_biguint_below(n), s), d))

@@ -281,7 +281,12 @@ pub fn window_of(exp: &[u64], pos: usize, width: usize) -> usize {
 
 /// Number of windows for an exponent of `limbs` u64 limbs (public).
 pub fn windows_for_limbs(limbs: usize) -> usize {
-    (64 * limbs).div_ceil(WINDOW).max(1)
+    windows_of(limbs, WINDOW)
+}
+
+/// Number of `width`-bit windows for an exponent of `limbs` u64 limbs (public).
+pub fn windows_of(limbs: usize, width: usize) -> usize {
+    (64 * limbs).div_ceil(width).max(1)
 }
 
 /// Constant-time table read: every entry is read, the one at `idx` kept.

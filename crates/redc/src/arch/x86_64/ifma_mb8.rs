@@ -708,7 +708,7 @@ pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES])
         }
         table[k] = x;
     }
-    let nw = (64 * limbs).div_ceil(width).max(1);
+    let nw = portable52::windows_of(limbs, width);
     let (mut x, mut y, mut g) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
     let mut w = windows(exps, (nw - 1) * width, width);
     gather(&mut x, &table, &w);
