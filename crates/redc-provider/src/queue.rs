@@ -20,8 +20,9 @@
 //! their results are secret and wiped on drop wherever they are held.
 //! (OAEP and the implicit-rejection decryption run their private
 //! operation inside the library and are not queued.) Nothing here
-//! branches on a secret. A
-//! batch of two or more runs on a helper thread: an async job runs on a
+//! branches on a secret.
+//!
+//! A batch of two or more runs on a helper thread: an async job runs on a
 //! small stack (32 KiB, `crypto/async/arch/async_posix.c`) that the
 //! eight-lane kernel's tables and scratch must not be trusted to fit. A
 //! batch of one runs where it is, as every private operation inside a job
