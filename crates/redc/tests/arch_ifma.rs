@@ -599,3 +599,45 @@ fn ifma_mb8_pow_matches_bigint() {
         }
     }
 }
+
+/// The eight-lane power by one public exponent against num-bigint: several
+/// exponents (0, 1, 3, 65537, a two-limb one), edge bases, RSA CRT and
+/// modulus sizes up to 40 digits.
+#[test]
+fn ifma_mb8_pow_public_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(41);
+    let exps: [&[u64]; 5] = [&[0], &[1], &[3], &[65537], &[0x8000_0000_0000_0001, 0x1_0001]];
+    for bits in [512u64, 1024, 1536, 2048] {
+        let s = (bits as usize).div_ceil(64);
+        let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(&mut rng, bits)).collect();
+        let mods: Vec<Ifma52Modulus> = ns
+            .iter()
+            .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+            .collect();
+        let bases: Vec<Vec<u64>> = ns
+            .iter()
+            .enumerate()
+            .map(|(l, n)| match l {
+                0 => vec![0; s],
+                1 => limbs(&BigUint::one(), s),
+                2 => limbs(&(n - 1u8), s),
+                _ => limbs(&rng.gen_biguint_below(n), s),
+            })
+            .collect();
+        for e in exps {
+            let got = x86::pow_public_mb8(
+                core::array::from_fn(|l| &mods[l]),
+                core::array::from_fn(|l| &bases[l][..]),
+                e,
+            )
+            .unwrap();
+            for l in 0..8 {
+                let want = limbs(&big(&bases[l]).modpow(&big(e), &ns[l]), s);
+                assert_eq!(got[l], want, "mb8 public pow lane {l}, {bits} bits, e {e:x?}");
+            }
+        }
+    }
+}

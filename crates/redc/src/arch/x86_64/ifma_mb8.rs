@@ -673,6 +673,45 @@ fn windows(exps: &[&[u64]; LANES], pos: usize, width: usize) -> [u64; 8] {
     w
 }
 
+/// `base_l^e` per lane for one PUBLIC exponent `e` shared by every lane
+/// (blinding factors r^e, fault checks), out of the Montgomery domain (per
+/// lane at most m_l, not yet fully reduced). Left-to-right binary: one
+/// squaring per bit below the top one and a product per set bit, 16 + 1
+/// for e = 65537 where [`pow`]'s windows would take 94. The loop follows
+/// e's bits, which are public; the bases are secret and every lane runs
+/// the same instructions. Bases below their moduli, in digits.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn pow_public<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, e: &[u64]) -> Mb8<D> {
+    let mut one = Mb8::<D>::ZERO;
+    one.0[0] = [1; 8];
+    let mut sc = Scratch::new();
+    let bits = crate::limb::bit_len_vartime(e);
+    // b = base R (Montgomery form); x = b^(top bit of e), or R when e = 0.
+    let (mut b, mut x, mut y) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO, Mb8::<D>::ZERO);
+    amm_any(&mut b, base, &m.rr, m, &mut sc);
+    if bits == 0 {
+        amm_any(&mut x, &m.rr, &one, m, &mut sc);
+    } else {
+        x = b;
+    }
+    for i in (0..bits.saturating_sub(1)).rev() {
+        sqr_any(&mut y, &x, m, &mut sc);
+        x = y;
+        if (e[i / 64] >> (i % 64)) & 1 == 1 {
+            amm_any(&mut y, &x, &b, m, &mut sc);
+            x = y;
+        }
+    }
+    amm_any(&mut y, &x, &one, m, &mut sc);
+    sc.wipe();
+    b.zeroize();
+    x.zeroize();
+    y
+}
+
 /// `base_l^exp_l` per lane, out of the Montgomery domain (per lane at most
 /// m_l, not yet fully reduced): fixed 4-bit windows ([`MB8_WINDOW`]), 4 squarings
 /// ([`sqr_any`]) and one table product per window, the table read whole at

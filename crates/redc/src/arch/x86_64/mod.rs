@@ -653,9 +653,40 @@ pub fn pow_mb8(
     bases: [&[u64]; ifma_mb8::LANES],
     exps: [&[u64]; ifma_mb8::LANES],
 ) -> Option<Vec<Vec<u64>>> {
+    if exps.iter().any(|e| e.len() != exps[0].len()) {
+        return None;
+    }
+    run_mb8(moduli, bases, Mb8Exponent::Secret(&exps))
+}
+
+/// [`pow_mb8`] with one PUBLIC exponent for every lane (its bits choose the
+/// steps, [`ifma_mb8::pow_public`]): `bases[l]^e mod moduli[l]`. Constant
+/// time in the bases and moduli.
+pub fn pow_public_mb8(
+    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    e: &[u64],
+) -> Option<Vec<Vec<u64>>> {
+    run_mb8(moduli, bases, Mb8Exponent::Public(e))
+}
+
+/// The exponent(s) of an eight-lane run.
+enum Mb8Exponent<'a> {
+    /// One per lane, secret bits (fixed windows).
+    Secret(&'a [&'a [u64]; ifma_mb8::LANES]),
+    /// One for all lanes, public bits (binary, by its bits).
+    Public(&'a [u64]),
+}
+
+/// The set-up and tear-down both eight-lane powers share: digits in, the
+/// kernel, each lane fully reduced and back in u64 limbs, every copy wiped.
+fn run_mb8(
+    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    exp: Mb8Exponent<'_>,
+) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].m.d;
-    if !ifma_available() || moduli.iter().any(|m| m.m.d != d) || exps.iter().any(|e| e.len() != exps[0].len())
-    {
+    if !ifma_available() || moduli.iter().any(|m| m.m.d != d) {
         return None;
     }
     for (m, b) in moduli.iter().zip(bases) {
@@ -669,7 +700,12 @@ pub fn pow_mb8(
         let refs: Vec<&[u64]> = digits.iter().map(|v| &v[..]).collect();
         let mut base = ifma_mb8::Mb8::<D>::from_lanes(&refs);
         // SAFETY: ifma_available() was checked above.
-        let mut y = unsafe { ifma_mb8::pow::<D>(&mm, &base, &exps) };
+        let mut y = unsafe {
+            match exp {
+                Mb8Exponent::Secret(exps) => ifma_mb8::pow::<D>(&mm, &base, exps),
+                Mb8Exponent::Public(e) => ifma_mb8::pow_public::<D>(&mm, &base, e),
+            }
+        };
         let out = (0..ifma_mb8::LANES)
             .map(|l| {
                 let mut v = y.lane(l);
