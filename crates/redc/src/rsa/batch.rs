@@ -4,7 +4,9 @@
 //! Everything else stays per operation: its own blinding factor, its own
 //! Garner step and unblinding, its own fault check (a fault in one lane fails
 //! that operation only, and no unchecked result leaves), results in input
-//! order.
+//! order. The fault checks (m^e mod n, public exponent) of two groups run
+//! together, eight lanes holding n, where n has at most 40 digits
+//! (RSA-2048): about half the time of eight single-modulus checks.
 //!
 //! Which path a group takes depends only on public facts (how many
 //! operations, the primes' digit count). Measured on this project's machines
@@ -18,13 +20,18 @@
 //! operation at a time on the single-operation path.
 
 use super::Error;
+use super::crt::Secret;
 use super::private::RsaPrivateKey;
+use super::public::RsaPublicKey;
 use crate::hash::HashAlg;
 use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
 /// An operation's index and its input as limbs below n.
 type Pending = (usize, Vec<u64>);
+
+/// One slot per operation, filled as its result is known.
+type Results = Vec<Option<Result<Zeroizing<Vec<u8>>, Error>>>;
 
 /// Operations per eight-lane run (two lanes each).
 const GROUP: usize = 4;
@@ -151,7 +158,7 @@ pub fn raw_private_many<R: CryptoRng + ?Sized>(
     rng: &mut R,
     ops: &[(&RsaPrivateKey, &[u8])],
 ) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {
-    let mut results: Vec<Option<Result<Zeroizing<Vec<u8>>, Error>>> = (0..ops.len()).map(|_| None).collect();
+    let mut results: Results = (0..ops.len()).map(|_| None).collect();
     // Inputs as limbs below n; a bad one fails alone.
     let mut pending: Vec<Pending> = Vec::with_capacity(ops.len());
     for (i, (key, x)) in ops.iter().enumerate() {
@@ -171,6 +178,8 @@ pub fn raw_private_many<R: CryptoRng + ?Sized>(
             None => results[i] = Some(one(rng, ops[i].0, &c)),
         }
     }
+    // Results of eight-lane runs waiting for their fault checks.
+    let mut unchecked: Vec<(usize, Vec<u64>, Secret)> = Vec::new();
     for (digits, group_ops) in by_digits {
         for group in group_ops.chunks(GROUP) {
             if group.len() < mb8_min_group(digits) {
@@ -179,11 +188,18 @@ pub fn raw_private_many<R: CryptoRng + ?Sized>(
                 }
                 continue;
             }
-            for (i, r) in run_group(rng, ops, group) {
-                results[i] = Some(r);
+            for (i, outcome) in run_group(rng, ops, group) {
+                match outcome {
+                    Outcome::Done(r) => results[i] = Some(r),
+                    Outcome::Unchecked(c, m) => unchecked.push((i, c, m)),
+                }
+            }
+            if unchecked.len() >= CHECK_RUN {
+                check_all(ops, &mut unchecked, &mut results);
             }
         }
     }
+    check_all(ops, &mut unchecked, &mut results);
     results
         .into_iter()
         .map(|r| r.expect("every operation has a result"))
@@ -213,20 +229,31 @@ fn one<R: CryptoRng + ?Sized>(
     Ok(Zeroizing::new(key.public_key().output_bytes(&m)))
 }
 
+/// Where an operation stands after its group's run.
+enum Outcome {
+    /// Finished (the single-operation path, or an error).
+    Done(Result<Zeroizing<Vec<u8>>, Error>),
+    /// Input c and candidate result m, awaiting the fault check.
+    Unchecked(Vec<u64>, Secret),
+}
+
+/// Fault checks per eight-lane run on n ([`RsaPublicKey::public_op_many`]).
+const CHECK_RUN: usize = 8;
+
 /// Up to four operations in one eight-lane run: blind each, exponentiate all,
-/// then Garner, unblinding and the fault check for each.
-#[allow(clippy::type_complexity)]
+/// then Garner and unblinding for each. Their fault checks are left to
+/// [`check_all`], which runs eight of them at once.
 fn run_group<R: CryptoRng + ?Sized>(
     rng: &mut R,
     ops: &[(&RsaPrivateKey, &[u8])],
     group: &[Pending],
-) -> Vec<(usize, Result<Zeroizing<Vec<u8>>, Error>)> {
+) -> Vec<(usize, Outcome)> {
     let mut blinded = Vec::with_capacity(group.len());
     let mut out = Vec::with_capacity(group.len());
     for (i, c) in group {
         match ops[*i].0.blind(rng, c) {
             Ok(b) => blinded.push((*i, c, b)),
-            Err(e) => out.push((*i, Err(e))),
+            Err(e) => out.push((*i, Outcome::Done(Err(e)))),
         }
     }
     #[cfg(target_arch = "x86_64")]
@@ -237,20 +264,40 @@ fn run_group<R: CryptoRng + ?Sized>(
             .collect();
         if let Some(halves) = super::crt::Crt::pow_private_mb8(&lanes) {
             for ((i, c, (_, unblind)), (mp, mq)) in blinded.iter().zip(&halves) {
-                let key = ops[*i].0;
-                let r = key
-                    .finish(c, mp, mq, unblind)
-                    .map(|m| Zeroizing::new(key.public_key().output_bytes(&m)));
-                out.push((*i, r));
+                let m = ops[*i].0.unblinded(mp, mq, unblind);
+                out.push((*i, Outcome::Unchecked(c.to_vec(), m)));
             }
             return out;
         }
     }
     // The kernel is unavailable after all: the single-operation path.
     for (i, c, _) in blinded {
-        out.push((i, one(rng, ops[i].0, c)));
+        out.push((i, Outcome::Done(one(rng, ops[i].0, c))));
     }
     out
+}
+
+/// The fault checks of the `unchecked` results, eight per run where the
+/// eight-lane kernel takes n (see [`RsaPublicKey::public_op_many`]); each
+/// result is released only when its own check passes
+/// ([`RsaPrivateKey::checked`]). Empties `unchecked`.
+fn check_all(
+    ops: &[(&RsaPrivateKey, &[u8])],
+    unchecked: &mut Vec<(usize, Vec<u64>, Secret)>,
+    results: &mut Results,
+) {
+    let lanes: Vec<(&RsaPublicKey, &[u64])> = unchecked
+        .iter()
+        .map(|(i, _, m)| (ops[*i].0.public_key(), &m[..]))
+        .collect();
+    let checks = RsaPublicKey::public_op_many(&lanes);
+    for ((i, c, m), check) in unchecked.drain(..).zip(checks) {
+        let key = ops[i].0;
+        let r = key
+            .checked(&c, m, &check)
+            .map(|m| Zeroizing::new(key.public_key().output_bytes(&m)));
+        results[i] = Some(r);
+    }
 }
 
 #[cfg(test)]
@@ -278,12 +325,32 @@ mod tests {
         if crate::arch::x86_64::ifma_available() {
             assert_eq!(mb8_digits(&key), Some(20));
         }
-        let ops: Vec<(&RsaPrivateKey, &[u8])> = vec![(&key, &x), (&faulty, &x), (&key, &x), (&key, &x)];
-        let out = raw_private_many(&mut os_rng(), &ops);
-        assert_eq!(out[1].as_ref().unwrap_err(), &Error::PrivateOperation);
-        for k in [0, 2, 3] {
-            let y = out[k].as_ref().unwrap();
-            assert_eq!(key.public_key().raw_public(y).unwrap(), x, "operation {k}");
+        // Four operations (one group, four fault checks at the end), then
+        // nine (two groups whose eight fault checks share one eight-lane run
+        // on n, and a tail of one on the single path).
+        let bad_at: [&[usize]; 2] = [&[1], &[1, 6, 8]];
+        for (len, bad) in [4, 9].into_iter().zip(bad_at) {
+            let ops: Vec<(&RsaPrivateKey, &[u8])> = (0..len)
+                .map(|k| (if bad.contains(&k) { &faulty } else { &key }, &x[..]))
+                .collect();
+            let out = raw_private_many(&mut os_rng(), &ops);
+            assert_eq!(out.len(), len);
+            for (k, r) in out.iter().enumerate() {
+                if bad.contains(&k) {
+                    assert_eq!(
+                        r.as_ref().unwrap_err(),
+                        &Error::PrivateOperation,
+                        "operation {k} of {len}"
+                    );
+                } else {
+                    let y = r.as_ref().unwrap();
+                    assert_eq!(
+                        key.public_key().raw_public(y).unwrap(),
+                        x,
+                        "operation {k} of {len}"
+                    );
+                }
+            }
         }
     }
 }

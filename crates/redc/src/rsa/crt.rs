@@ -198,32 +198,57 @@ impl Crt {
     /// (public) are zero-extended to the longest.
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn pow_private_mb8(ops: &[(&Crt, &[u64])]) -> Option<Vec<Halves>> {
-        use crate::arch::x86_64::{self as x86, Ifma52Modulus, ifma_mb8::LANES};
-        if ops.is_empty() || 2 * ops.len() > LANES {
-            return None;
-        }
-        let mut moduli: Vec<&Ifma52Modulus> = Vec::with_capacity(LANES);
-        let mut bases: Vec<Secret> = Vec::with_capacity(LANES);
-        let mut exps: Vec<Secret> = Vec::with_capacity(LANES);
         let width = ops.iter().map(|(c, _)| c.dp.len().max(c.dq.len())).max()?;
         let padded = |e: &[u64]| {
             let mut v = Zeroizing::new(vec![0u64; width]);
             v[..e.len()].copy_from_slice(e);
             v
         };
+        let mut exps: Vec<Secret> = Vec::with_capacity(8);
+        for k in 0..4 {
+            let (crt, _) = ops[if k < ops.len() { k } else { 0 }];
+            exps.push(padded(&crt.dp));
+            exps.push(padded(&crt.dq));
+        }
+        Self::halves_mb8(ops, |moduli, bases| {
+            crate::arch::x86_64::pow_mb8(moduli, bases, core::array::from_fn(|l| &exps[l][..]))
+        })
+    }
+
+    /// [`Crt::pow_private_mb8`] with one public exponent for every lane:
+    /// `(x_k^e mod p_k, x_k^e mod q_k)` (blinding factors r^e). Constant
+    /// time in every base and prime.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn pow_public_mb8(ops: &[(&Crt, &[u64])], e: &[u64]) -> Option<Vec<Halves>> {
+        Self::halves_mb8(ops, |moduli, bases| {
+            crate::arch::x86_64::pow_public_mb8(moduli, bases, e)
+        })
+    }
+
+    /// The lanes both eight-lane powers share: p and q of operation k in
+    /// lanes 2k and 2k + 1, each base reduced into its prime, unused lanes
+    /// repeating operation 0; `run` gets the eight moduli and bases.
+    #[cfg(target_arch = "x86_64")]
+    fn halves_mb8(
+        ops: &[(&Crt, &[u64])],
+        run: impl FnOnce([&crate::arch::x86_64::Ifma52Modulus; 8], [&[u64]; 8]) -> Option<Vec<Vec<u64>>>,
+    ) -> Option<Vec<Halves>> {
+        use crate::arch::x86_64::{Ifma52Modulus, ifma_mb8::LANES};
+        if ops.is_empty() || 2 * ops.len() > LANES {
+            return None;
+        }
+        let mut moduli: Vec<&Ifma52Modulus> = Vec::with_capacity(LANES);
+        let mut bases: Vec<Secret> = Vec::with_capacity(LANES);
         for k in 0..LANES / 2 {
             let (crt, x) = ops[if k < ops.len() { k } else { 0 }];
             moduli.push(crt.engines.p().ifma52()?);
             moduli.push(crt.engines.q().ifma52()?);
             bases.push(crt.reduce_p(x).limbs);
             bases.push(crt.reduce_q(x).limbs);
-            exps.push(padded(&crt.dp));
-            exps.push(padded(&crt.dq));
         }
-        let out = x86::pow_mb8(
+        let out = run(
             core::array::from_fn(|l| moduli[l]),
             core::array::from_fn(|l| &bases[l][..]),
-            core::array::from_fn(|l| &exps[l][..]),
         )?;
         let mut lanes = out.into_iter();
         Some(

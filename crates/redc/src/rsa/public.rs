@@ -7,6 +7,8 @@
 use super::Error;
 use crate::exp::MontEngine;
 use crate::limb;
+use crate::rsa::crt::Secret;
+use zeroize::Zeroizing;
 
 /// Smallest and largest moduli accepted, in bits.
 ///
@@ -248,7 +250,73 @@ impl RsaPublicKey {
         debug_assert_eq!(x.len(), self.engine.limbs());
         self.engine.pow_public_reduced(x, &self.e)
     }
+
+    /// [`RsaPublicKey::public_op_limbs`] for many `(key, x)` at once (keys
+    /// may differ): eight per run of the eight-lane kernel where at least
+    /// [`MB8_MIN_LANES`] operations share n's digit count (at most 40: n of
+    /// up to 2080 bits) and the exponent, the rest one at a time. An
+    /// eight-lane run at 40 digits costs about what four single-modulus
+    /// runs do (Intel Xeon family 6 model 207: 17 products of 1.6-2.4 us per
+    /// eight, against 8-12 us per single e = 65537 power). Constant time in
+    /// every x; only counts, sizes and exponents (public) choose.
+    pub(crate) fn public_op_many(ops: &[(&RsaPublicKey, &[u64])]) -> Vec<Secret> {
+        let mut out: Vec<Option<Vec<u64>>> = vec![None; ops.len()];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::arch::x86_64::{self as x86, ifma_mb8};
+            // Operations by (digit count, exponent), in input order.
+            type Class<'a> = (usize, &'a [u64]);
+            let mut groups: Vec<(Class<'_>, Vec<usize>)> = Vec::new();
+            for (i, (key, _)) in ops.iter().enumerate() {
+                let Some(digits) = key.mb8_digits() else {
+                    continue;
+                };
+                let class = (digits, key.e());
+                match groups.iter_mut().find(|(c, _)| *c == class) {
+                    Some((_, v)) => v.push(i),
+                    None => groups.push((class, vec![i])),
+                }
+            }
+            for ((_, e), members) in groups {
+                for run in members
+                    .chunks(ifma_mb8::LANES)
+                    .filter(|r| r.len() >= MB8_MIN_LANES)
+                {
+                    // Unused lanes repeat the run's first operation.
+                    let lane = |l: usize| ops[run[if l < run.len() { l } else { 0 }]];
+                    let moduli = core::array::from_fn(|l| lane(l).0.engine.ifma52().expect("grouped above"));
+                    let Some(ys) = x86::pow_public_mb8(moduli, core::array::from_fn(|l| lane(l).1), e) else {
+                        continue;
+                    };
+                    for (&i, mut y) in run.iter().zip(ys) {
+                        y.resize(ops[i].0.engine.limbs(), 0);
+                        out[i] = Some(y);
+                    }
+                }
+            }
+        }
+        ops.iter()
+            .zip(out)
+            .map(|((key, x), y)| Zeroizing::new(y.unwrap_or_else(|| key.public_op_limbs(x))))
+            .collect()
+    }
+
+    /// n's digit count in the eight-lane kernel, when it runs n (this CPU
+    /// has IFMA and n has at most 40 digits of 52 bits).
+    pub(crate) fn mb8_digits(&self) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let m = self.engine.ifma52()?;
+            (m.digits() <= crate::arch::x86_64::ifma_mb8::MAX_D).then_some(m.digits())
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        None
+    }
 }
+
+/// The fewest operations of one size worth an eight-lane run in
+/// [`RsaPublicKey::public_op_many`] (see there).
+const MB8_MIN_LANES: usize = 4;
 
 /// Big-endian bytes without leading zeros (at least one byte).
 /// The full-width temporary is wiped: `x` may be secret (qInv, a prime).
