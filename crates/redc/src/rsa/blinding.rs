@@ -21,6 +21,7 @@ use super::Error;
 use super::private::{RsaPrivateKey, Secret, minus_two};
 use crate::limb;
 use rand_core::CryptoRng;
+use std::sync::Mutex;
 use zeroize::Zeroizing;
 
 /// Pairs made by a key's first refill.
@@ -29,27 +30,40 @@ const FIRST_BATCH: usize = 8;
 /// Pairs made by every later refill.
 const BATCH: usize = 64;
 
-/// Unused pairs (r^e R mod n, r^-1 R mod n), both in Montgomery form.
+/// Unused pairs (r^e R mod n, r^-1 R mod n), both in Montgomery form,
+/// shared by the threads signing with one key (behind a mutex).
 #[derive(Default)]
 pub(crate) struct BlindingPool {
     pairs: Vec<(Secret, Secret)>,
-    /// Whether a refill has happened (the first one is smaller).
+    /// Whether a refill has started (the first one is smaller).
     refilled: bool,
 }
 
 impl BlindingPool {
-    /// One fresh pair, refilling the pool from `rng` when it is empty.
+    /// One fresh pair from `pool`, refilling it from `rng` when it is
+    /// empty. The refill (a full private power and 64 r^e) runs with the
+    /// lock released, so that other threads signing with the key keep
+    /// taking pairs, or make their own, meanwhile; each pair still goes to
+    /// one operation only.
     pub(crate) fn take<R: CryptoRng + ?Sized>(
-        &mut self,
+        pool: &Mutex<BlindingPool>,
         key: &RsaPrivateKey,
         rng: &mut R,
     ) -> Result<(Secret, Secret), Error> {
-        if self.pairs.is_empty() {
-            let count = if self.refilled { BATCH } else { FIRST_BATCH };
-            self.pairs = make_pairs(key, rng, count)?;
-            self.refilled = true;
-        }
-        self.pairs.pop().ok_or(Error::PrivateOperation)
+        let lock = || pool.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let count = {
+            let mut pool = lock();
+            if let Some(pair) = pool.pairs.pop() {
+                return Ok(pair);
+            }
+            let count = if pool.refilled { BATCH } else { FIRST_BATCH };
+            pool.refilled = true;
+            count
+        };
+        let mut fresh = make_pairs(key, rng, count)?;
+        let mine = fresh.pop().ok_or(Error::PrivateOperation)?;
+        lock().pairs.append(&mut fresh);
+        Ok(mine)
     }
 }
 

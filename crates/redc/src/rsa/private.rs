@@ -535,13 +535,7 @@ impl RsaPrivateKey {
         c: &[u64],
     ) -> Result<(Secret, Secret), Error> {
         let engine_n = self.public.engine();
-        let (blind, unblind) = {
-            let mut pool = self
-                .blinding
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            pool.take(self, rng)?
-        };
+        let (blind, unblind) = BlindingPool::take(&self.blinding, self, rng)?;
         // c' = c r^e mod n (blind holds r^e R mod n).
         let mut cb = Zeroizing::new(vec![0u64; engine_n.limbs()]);
         engine_n.mul_into(&mut cb, c, &blind, &mut engine_n.workspace());
