@@ -563,13 +563,23 @@ fn ifma_mb8_pow_matches_bigint() {
         return;
     }
     let mut rng = StdRng::seed_from_u64(37);
-    for bits in [512u64, 1024, 1536, 2048] {
+    // Digit multiple 4 (the dual kernel's sizes) and 2 (1536 bits: 30 digits,
+    // RSA-3072's halves at the eight-lane kernel's own size).
+    for (bits, multiple) in [(512u64, 4), (1024, 4), (1536, 4), (1536, 2), (2048, 4)] {
         let s = (bits as usize).div_ceil(64);
         let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(&mut rng, bits)).collect();
-        let mods: Vec<Ifma52Modulus> = ns
+        let mods: Vec<Modulus52> = ns
             .iter()
-            .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+            .map(|n| Modulus52::with_digit_multiple(&limbs(n, s), multiple).unwrap())
             .collect();
+        assert_eq!(
+            mods[0].d,
+            if multiple == 2 {
+                30
+            } else {
+                (bits as usize + 2).div_ceil(208) * 4
+            }
+        );
         let bases: Vec<Vec<u64>> = ns
             .iter()
             .enumerate()
@@ -595,7 +605,11 @@ fn ifma_mb8_pow_matches_bigint() {
         .unwrap();
         for l in 0..8 {
             let want = limbs(&big(&bases[l]).modpow(&big(&exps[l]), &ns[l]), s);
-            assert_eq!(got[l], want, "mb8 pow lane {l}, {bits} bits");
+            assert_eq!(
+                got[l], want,
+                "mb8 pow lane {l}, {bits} bits, {} digits",
+                mods[l].d
+            );
         }
     }
 }
@@ -610,13 +624,23 @@ fn ifma_mb8_pow_public_matches_bigint() {
     }
     let mut rng = StdRng::seed_from_u64(41);
     let exps: [&[u64]; 5] = [&[0], &[1], &[3], &[65537], &[0x8000_0000_0000_0001, 0x1_0001]];
-    for bits in [512u64, 1024, 1536, 2048] {
+    // Digit multiple 4 (the dual kernel's sizes) and 2 (1536 bits: 30 digits,
+    // RSA-3072's halves at the eight-lane kernel's own size).
+    for (bits, multiple) in [(512u64, 4), (1024, 4), (1536, 4), (1536, 2), (2048, 4)] {
         let s = (bits as usize).div_ceil(64);
         let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(&mut rng, bits)).collect();
-        let mods: Vec<Ifma52Modulus> = ns
+        let mods: Vec<Modulus52> = ns
             .iter()
-            .map(|n| Ifma52Modulus::new(&limbs(n, s)).unwrap())
+            .map(|n| Modulus52::with_digit_multiple(&limbs(n, s), multiple).unwrap())
             .collect();
+        assert_eq!(
+            mods[0].d,
+            if multiple == 2 {
+                30
+            } else {
+                (bits as usize + 2).div_ceil(208) * 4
+            }
+        );
         let bases: Vec<Vec<u64>> = ns
             .iter()
             .enumerate()
@@ -636,7 +660,11 @@ fn ifma_mb8_pow_public_matches_bigint() {
             .unwrap();
             for l in 0..8 {
                 let want = limbs(&big(&bases[l]).modpow(&big(e), &ns[l]), s);
-                assert_eq!(got[l], want, "mb8 public pow lane {l}, {bits} bits, e {e:x?}");
+                assert_eq!(
+                    got[l], want,
+                    "mb8 public pow lane {l}, {bits} bits, {} digits, e {e:x?}",
+                    mods[l].d
+                );
             }
         }
     }

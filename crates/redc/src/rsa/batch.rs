@@ -306,6 +306,20 @@ mod tests {
     use crate::rsa::crt::Crt;
     use crate::rsa::{keygen, os_rng};
 
+    /// RSA-3072's halves run in the eight-lane kernel at 30 digits, their
+    /// own size, not the dual kernel's 32 (the batch tests then check every
+    /// result against the single path, which runs at 32); without IFMA
+    /// (or with it excluded by REDC_KERNEL) there is no eight-lane path.
+    #[test]
+    fn rsa_3072_batches_run_at_30_digits_where_ifma_runs() {
+        let key = keygen::generate(3072, 65537, &mut os_rng()).unwrap();
+        #[cfg(target_arch = "x86_64")]
+        let want = crate::arch::x86_64::ifma_available().then_some(30);
+        #[cfg(not(target_arch = "x86_64"))]
+        let want = None;
+        assert_eq!(mb8_digits(&key), want);
+    }
+
     /// A key whose dP is corrupted after import (standing in for a glitched
     /// lane) fails alone inside an eight-lane group; the others succeed.
     #[test]

@@ -37,6 +37,8 @@
 use core::marker::PhantomData;
 
 use super::Error;
+#[cfg(target_arch = "x86_64")]
+use crate::arch::portable52::Modulus52;
 use crate::ct::Mask;
 use crate::exp::{DualEngine, MontEngine};
 use crate::limb;
@@ -97,6 +99,12 @@ pub(crate) struct Crt {
     engines: DualEngine,
     /// qInv R_p mod p: one Montgomery product by it is a product by qInv.
     qinv_mont: Elem<P, Mont>,
+    /// p and q in radix 2^52 at the eight-lane kernel's own digit count
+    /// (an even one) where it is below the dual kernel's multiple of 4:
+    /// RSA-3072's halves in 30 digits, not 32 ((30/32)^2 of the products).
+    /// None where the dual kernel's moduli serve (see [`Crt::mb8_moduli`]).
+    #[cfg(target_arch = "x86_64")]
+    mb8_own: Option<std::sync::Arc<(Modulus52, Modulus52)>>,
 }
 
 impl Crt {
@@ -110,6 +118,8 @@ impl Crt {
         let mut qinv_red = engine_p.reduce(&qinv, &mut ws);
         let qinv_mont = Elem::new(engine_p.to_mont(&qinv_red, &mut ws));
         qinv_red.zeroize();
+        #[cfg(target_arch = "x86_64")]
+        let mb8_own = mb8_own_moduli(&engine_p, &p, &q);
         Ok(Crt {
             p,
             q,
@@ -118,6 +128,8 @@ impl Crt {
             qinv,
             engines: DualEngine::new(engine_p, engine_q),
             qinv_mont,
+            #[cfg(target_arch = "x86_64")]
+            mb8_own,
         })
     }
 
@@ -231,18 +243,19 @@ impl Crt {
     #[cfg(target_arch = "x86_64")]
     fn halves_mb8(
         ops: &[(&Crt, &[u64])],
-        run: impl FnOnce([&crate::arch::x86_64::Ifma52Modulus; 8], [&[u64]; 8]) -> Option<Vec<Vec<u64>>>,
+        run: impl FnOnce([&Modulus52; 8], [&[u64]; 8]) -> Option<Vec<Vec<u64>>>,
     ) -> Option<Vec<Halves>> {
-        use crate::arch::x86_64::{Ifma52Modulus, ifma_mb8::LANES};
+        use crate::arch::x86_64::ifma_mb8::LANES;
         if ops.is_empty() || 2 * ops.len() > LANES {
             return None;
         }
-        let mut moduli: Vec<&Ifma52Modulus> = Vec::with_capacity(LANES);
+        let mut moduli: Vec<&Modulus52> = Vec::with_capacity(LANES);
         let mut bases: Vec<Secret> = Vec::with_capacity(LANES);
         for k in 0..LANES / 2 {
             let (crt, x) = ops[if k < ops.len() { k } else { 0 }];
-            moduli.push(crt.engines.p().ifma52()?);
-            moduli.push(crt.engines.q().ifma52()?);
+            let (mp, mq) = crt.mb8_moduli()?;
+            moduli.push(mp);
+            moduli.push(mq);
             bases.push(crt.reduce_p(x).limbs);
             bases.push(crt.reduce_q(x).limbs);
         }
@@ -266,8 +279,20 @@ impl Crt {
     /// (None when they differ or the kernel does not run).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn mb8_digits(&self) -> Option<usize> {
+        let (p, q) = self.mb8_moduli()?;
+        (p.d == q.d && crate::arch::x86_64::mb8_runs(p.d)).then_some(p.d)
+    }
+
+    /// p and q as the eight-lane kernel takes them: its own digit count
+    /// where one was built, else the dual kernel's moduli (None without
+    /// them: no IFMA, or a forced backend without it).
+    #[cfg(target_arch = "x86_64")]
+    fn mb8_moduli(&self) -> Option<(&Modulus52, &Modulus52)> {
         let (p, q) = (self.engines.p().ifma52()?, self.engines.q().ifma52()?);
-        (p.digits() == q.digits() && crate::arch::x86_64::ifma_available()).then_some(p.digits())
+        match &self.mb8_own {
+            Some(own) => Some((&own.0, &own.1)),
+            None => Some((p.radix52(), q.radix52())),
+        }
     }
 
     /// Garner's recombination: the value below n that is `mp` mod p and `mq`
@@ -297,6 +322,24 @@ impl Crt {
         out[..keep].copy_from_slice(&m[..keep]);
         out
     }
+}
+
+/// p and q at the least even digit count with 4m < R, when the eight-lane
+/// kernel runs it and it is below the dual kernel's (a multiple of 4); else
+/// None. Only sizes (public) choose.
+#[cfg(target_arch = "x86_64")]
+fn mb8_own_moduli(
+    engine_p: &MontEngine,
+    p: &[u64],
+    q: &[u64],
+) -> Option<std::sync::Arc<(Modulus52, Modulus52)>> {
+    let dual_d = engine_p.ifma52()?.digits();
+    let (mp, mq) = (
+        Modulus52::with_digit_multiple(p, 2)?,
+        Modulus52::with_digit_multiple(q, 2)?,
+    );
+    let useful = mp.d == mq.d && mp.d < dual_d && crate::arch::x86_64::mb8_runs(mp.d);
+    useful.then(|| std::sync::Arc::new((mp, mq)))
 }
 
 /// `x mod m` for `x < n = m * other`: two Montgomery operations when the

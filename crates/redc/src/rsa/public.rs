@@ -284,7 +284,8 @@ impl RsaPublicKey {
                 {
                     // Unused lanes repeat the run's first operation.
                     let lane = |l: usize| ops[run[if l < run.len() { l } else { 0 }]];
-                    let moduli = core::array::from_fn(|l| lane(l).0.engine.ifma52().expect("grouped above"));
+                    let moduli =
+                        core::array::from_fn(|l| lane(l).0.engine.ifma52().expect("grouped above").radix52());
                     let Some(ys) = x86::pow_public_mb8(moduli, core::array::from_fn(|l| lane(l).1), e) else {
                         continue;
                     };
@@ -307,7 +308,7 @@ impl RsaPublicKey {
         #[cfg(target_arch = "x86_64")]
         {
             let m = self.engine.ifma52()?;
-            (m.digits() <= crate::arch::x86_64::ifma_mb8::MAX_D).then_some(m.digits())
+            crate::arch::x86_64::mb8_runs(m.digits()).then_some(m.digits())
         }
         #[cfg(not(target_arch = "x86_64"))]
         None

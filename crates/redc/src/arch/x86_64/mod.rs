@@ -642,14 +642,40 @@ pub fn amm52_single(n: &[u64], a: &[u64], b: &[u64], iters: usize) -> Option<Vec
     }))
 }
 
+/// Whether the eight-lane kernel has an instance for `d` digits (see
+/// `with_mb8_digits`).
+pub fn mb8_runs(d: usize) -> bool {
+    (1..=ifma_mb8::MAX_D).contains(&d) && (d.is_multiple_of(4) || d == 30)
+}
+
+/// Run `$body` with the const `$d` set to the eight-lane digit count `$v`:
+/// a multiple of 4 (the dual kernel's sizes), or 30, the CRT halves of
+/// RSA-3072 at their own size ([`Modulus52::with_digit_multiple`] with 2),
+/// which the eight-lane kernel runs with (30/32)^2 of the products of 32.
+macro_rules! with_mb8_digits {
+    ($v:expr, $d:ident => $body:expr) => {
+        match $v {
+            30 => {
+                const $d: usize = 30;
+                $body
+            }
+            v => with_nr!(v / 4, NR => {
+                const $d: usize = 4 * NR;
+                $body
+            }),
+        }
+    };
+}
+
 /// Eight exponentiations at once on the eight-lane kernel ([`ifma_mb8`]):
 /// `bases[l]^exps[l] mod moduli[l]`, each fully reduced in its modulus's
-/// trimmed limb count. All moduli need the same digit count (at most 40) and
+/// trimmed limb count. All moduli need the same digit count (at most 40, a
+/// multiple of 4 or 30: see `with_mb8_digits`) and
 /// all exponents the same limb count (public); bases below their moduli.
 /// Constant time in bases, exponents and moduli. None when IFMA is
 /// unavailable or the sizes differ.
 pub fn pow_mb8(
-    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    moduli: [&Modulus52; ifma_mb8::LANES],
     bases: [&[u64]; ifma_mb8::LANES],
     exps: [&[u64]; ifma_mb8::LANES],
 ) -> Option<Vec<Vec<u64>>> {
@@ -663,7 +689,7 @@ pub fn pow_mb8(
 /// steps, [`ifma_mb8::pow_public`]): `bases[l]^e mod moduli[l]`. Constant
 /// time in the bases and moduli.
 pub fn pow_public_mb8(
-    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    moduli: [&Modulus52; ifma_mb8::LANES],
     bases: [&[u64]; ifma_mb8::LANES],
     e: &[u64],
 ) -> Option<Vec<Vec<u64>>> {
@@ -681,20 +707,19 @@ enum Mb8Exponent<'a> {
 /// The set-up and tear-down both eight-lane powers share: digits in, the
 /// kernel, each lane fully reduced and back in u64 limbs, every copy wiped.
 fn run_mb8(
-    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
+    moduli: [&Modulus52; ifma_mb8::LANES],
     bases: [&[u64]; ifma_mb8::LANES],
     exp: Mb8Exponent<'_>,
 ) -> Option<Vec<Vec<u64>>> {
-    let d = moduli[0].m.d;
-    if !ifma_available() || moduli.iter().any(|m| m.m.d != d) {
+    let d = moduli[0].d;
+    if !ifma_available() || moduli.iter().any(|m| m.d != d) || !mb8_runs(d) {
         return None;
     }
     for (m, b) in moduli.iter().zip(bases) {
-        check_base(m, b);
+        check_base_len(m, b);
     }
-    Some(with_nr!(d / 4, NR => {
-        const D: usize = 4 * NR;
-        let mods = moduli.map(|m| &m.m);
+    Some(with_mb8_digits!(d, D => {
+        let mods = moduli;
         let mm = ifma_mb8::Mb8Mod::<D>::new(mods);
         let mut digits: Vec<Vec<u64>> = bases.iter().map(|b| portable52::to_digits(b, d)).collect();
         let refs: Vec<&[u64]> = digits.iter().map(|v| &v[..]).collect();
