@@ -201,20 +201,20 @@ fn amm_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<
     }
 }
 
-/// For the block of columns c0..c0 + K in `acc`: acc[t] += hi(x r_t) +
-/// lo(x r_(t+1)) with r_t = row K + c0 - 1 - j + t of the padded rows `r`:
+/// For the block of columns c0..c0 + K in `acc` and `hi`: hi[t] += hi(x r_t),
+/// acc[t] += lo(x r_(t+1)) with r_t = row K + c0 - 1 - j + t of the padded rows `r`:
 /// every x r_k whose lo or hi half lands in the block (x is operand digit j,
 /// r the other operand's rows). Only j with some row k in 0..D contribute;
 /// the others read pads. Needs j <= c0 + K - 1 (row indices >= 0).
 macro_rules! block_rows {
-    ($acc:ident, $r:expr, $c0:expr, $x:expr, $j:expr) => {{
+    ($acc:ident, $hi:ident, $r:expr, $c0:expr, $x:expr, $j:expr) => {{
         let j: usize = $j;
         let xj = $x;
         let base = K + $c0 - 1 - j;
         let mut prev = $r[base];
         for t in 0..K {
             let next = $r[base + t + 1];
-            $acc[t] = _mm512_madd52hi_epu64($acc[t], xj, prev);
+            $hi[t] = _mm512_madd52hi_epu64($hi[t], xj, prev);
             $acc[t] = _mm512_madd52lo_epu64($acc[t], xj, next);
             prev = next;
         }
@@ -247,6 +247,16 @@ pub fn sqr_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scra
 ///
 /// K = 8: 16 measured 5% slower at 32 and 40 digits (more products of pad
 /// rows at the blocks' edges), 12 between the two.
+///
+/// Each column has two accumulators, one for the hi halves and one for the
+/// lo halves, added together before the column is read (and, squaring,
+/// before the doubling): 2K chains of one IFMA per row instead of K chains
+/// of two. With K chains of two, Little's law allows K / 4.3 = 1.9 IFMAs a
+/// cycle at the Intel CPU's 4.3-cycle latency, exactly its port limit, so
+/// any hiccup stalled the block. Intel Xeon family 6 model 207, `kernel_bench
+/// mb8`, eight interleaved runs, ns per eight: 32 digits product 1150-1173
+/// against 1276-1341, squaring 824-894 against 901-957; 40 digits 1664-1697
+/// against 1863-1903 and 1229-1277 against 1365-1454.
 ///
 /// Lane bound: a column receives at most 4 D halves (< 2^52 each) plus one
 /// carry below 2^9: below 2^60 for D <= 40.
@@ -317,15 +327,16 @@ fn cols<const D: usize, const SQR: bool>(
         // 16 slots (for_k!'s reach) so that every unrolled index is in bounds;
         // only the first K are used.
         let mut acc = [zero; 16];
+        let mut hi = [zero; 16];
         if !SQR {
             for j in c0.saturating_sub(D)..(c0 + K).min(D) {
-                block_rows!(acc, rows.b, c0, ld!(&a.0[j]), j);
+                block_rows!(acc, hi, rows.b, c0, ld!(&a.0[j]), j);
             }
         } else {
             let half = c0 / 2;
             // Rows whose every digit read lies above the diagonal.
             for i in c0.saturating_sub(D)..half {
-                block_rows!(acc, rows.b, c0, ld!(&a.0[i]), i);
+                block_rows!(acc, hi, rows.b, c0, ld!(&a.0[i]), i);
             }
             // The rows the diagonal crosses: the pairs with j > i only.
             for_k!(|S| {
@@ -346,6 +357,8 @@ fn cols<const D: usize, const SQR: bool>(
             // column c0 + T's is digit half + T / 2 (pads beyond D read zero).
             for_k!(|T| {
                 let h = rows.b[K + half + T / 2];
+                acc[T] = _mm512_add_epi64(acc[T], hi[T]);
+                hi[T] = zero;
                 acc[T] = _mm512_add_epi64(acc[T], acc[T]);
                 acc[T] = if T.is_multiple_of(2) {
                     _mm512_madd52lo_epu64(acc[T], h, h)
@@ -356,8 +369,11 @@ fn cols<const D: usize, const SQR: bool>(
         }
         // Quotient digits of earlier blocks.
         for l in c0.saturating_sub(D)..c0.min(D) {
-            block_rows!(acc, rows.n, c0, rows.y[K + l], l);
+            block_rows!(acc, hi, rows.n, c0, rows.y[K + l], l);
         }
+        for_k!(|T| {
+            acc[T] = _mm512_add_epi64(acc[T], hi[T]);
+        });
         // The block's own columns, in order (unrolled: every accumulator
         // index a constant, so the block stays in registers).
         for_k!(|T| {
