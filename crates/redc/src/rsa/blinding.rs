@@ -11,11 +11,11 @@
 //!
 //! Cost per operation: r^e (17 products for e = 65537; eight r per run of
 //! the eight-lane kernel where it runs), 3 products for the inversion walk,
-//! and 1/B of a private operation. A key's first refill makes B = 8 pairs
-//! (a key that signs once pays for eight, not 64), later ones B = 64 (the
-//! one inversion, as costly as a signature, is an eighth of the refill's
-//! time there against a fifth at 32; a refill of 64 at RSA-2048 takes about
-//! what one of 32 did before r^e went eight-lane).
+//! and 1/B of a private operation (the one inversion). A key's first refill
+//! makes B = 8 pairs (a key that signs once pays for eight, not 64), later
+//! ones B = 64 (32 before r^e went eight-lane; the refills of an RSA-2048
+//! batch fell from 16% to 12% of its time with both changes, Intel Xeon
+//! family 6 model 207, docs/BENCHMARKS.md).
 
 use super::Error;
 use super::private::{RsaPrivateKey, Secret, minus_two};
