@@ -117,8 +117,8 @@ fn make_pairs<R: CryptoRng + ?Sized>(
     let mut prefix: Vec<Secret> = Vec::with_capacity(count);
     let mut blinds: Vec<Secret> = Vec::with_capacity(count);
     let rs = randoms_below(rng, en.modulus(), count);
-    // r^e through the CRT halves (half-size, four r per eight-lane run).
-    let powers = key.public_pow_crt_many(&rs);
+    // r^e eight or four per eight-lane run (see `public_pow_many`).
+    let powers = key.public_pow_many(&rs);
     for (i, (r, re)) in rs.iter().zip(&powers).enumerate() {
         blinds.push(Zeroizing::new(en.to_mont(re, &mut ws)));
         let rm = Zeroizing::new(en.to_mont(r, &mut ws));

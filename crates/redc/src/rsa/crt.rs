@@ -216,8 +216,11 @@ impl Crt {
             v[..e.len()].copy_from_slice(e);
             v
         };
-        let mut exps: Vec<Secret> = Vec::with_capacity(8);
-        for k in 0..4 {
+        use crate::arch::x86_64::ifma_mb8::LANES;
+        let mut exps: Vec<Secret> = Vec::with_capacity(LANES);
+        // The lanes of `halves_mb8`: p and q of operation k, unused lanes
+        // repeating operation 0.
+        for k in 0..LANES / 2 {
             let (crt, _) = ops[if k < ops.len() { k } else { 0 }];
             exps.push(padded(&crt.dp));
             exps.push(padded(&crt.dq));
@@ -243,7 +246,10 @@ impl Crt {
     #[cfg(target_arch = "x86_64")]
     fn halves_mb8(
         ops: &[(&Crt, &[u64])],
-        run: impl FnOnce([&Modulus52; 8], [&[u64]; 8]) -> Option<Vec<Vec<u64>>>,
+        run: impl FnOnce(
+            [&Modulus52; crate::arch::x86_64::ifma_mb8::LANES],
+            [&[u64]; crate::arch::x86_64::ifma_mb8::LANES],
+        ) -> Option<Vec<Vec<u64>>>,
     ) -> Option<Vec<Halves>> {
         use crate::arch::x86_64::ifma_mb8::LANES;
         if ops.is_empty() || 2 * ops.len() > LANES {

@@ -601,13 +601,14 @@ impl RsaPrivateKey {
     }
 
     /// `x^e mod n` for each secret `x < n` (blinding factors r^e), by
-    /// whichever eight-lane run applies: n itself, eight values per run, up
-    /// to 40 digits (RSA-2048 and below: no reductions into p and q and no
-    /// Garner step, which cost as much as the power); else both CRT halves
-    /// of four values per run (about a sixth of four dual runs at 20
-    /// digits); else, and for a tail of fewer than three, one at a time
-    /// through the halves. Only counts and sizes (public) choose.
-    pub(crate) fn public_pow_crt_many(&self, xs: &[Secret]) -> Vec<Secret> {
+    /// whichever eight-lane run applies: where n itself fits the eight-lane
+    /// kernel (at most 40 digits: RSA-2048 and below), eight values per run
+    /// on n ([`RsaPublicKey::public_op_many`]: no reductions into p and q
+    /// and no Garner step, which cost as much as the power); else both CRT
+    /// halves of four values per run (about a sixth of four dual runs at 20
+    /// digits), a tail of fewer than three and keys without that kernel one
+    /// at a time through the halves. Only counts and sizes (public) choose.
+    pub(crate) fn public_pow_many(&self, xs: &[Secret]) -> Vec<Secret> {
         if self.public.mb8_digits().is_some() {
             let ops: Vec<(&RsaPublicKey, &[u64])> = xs.iter().map(|x| (&self.public, &x[..])).collect();
             return RsaPublicKey::public_op_many(&ops);
