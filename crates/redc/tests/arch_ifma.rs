@@ -555,6 +555,45 @@ fn ifma_mb8_matches_portable_every_size() {
     }
 }
 
+/// (bits, digit multiple) of the eight-lane power tests: multiple 4 (the
+/// dual kernel's sizes) and 2 (1536 bits: 30 digits, RSA-3072's halves at the
+/// eight-lane kernel's own size).
+const MB8_SIZES: [(u64, usize); 5] = [(512, 4), (1024, 4), (1536, 4), (1536, 2), (2048, 4)];
+
+/// Eight random moduli of `bits` bits at the given digit multiple (their
+/// digit count checked), and a base per lane below its modulus: 0, 1, n - 1,
+/// then random. Returns the limb count, the moduli, their radix-2^52 forms
+/// and the bases.
+fn mb8_lanes(
+    rng: &mut StdRng,
+    bits: u64,
+    multiple: usize,
+) -> (usize, Vec<BigUint>, Vec<Modulus52>, Vec<Vec<u64>>) {
+    let s = (bits as usize).div_ceil(64);
+    let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(rng, bits)).collect();
+    let mods: Vec<Modulus52> = ns
+        .iter()
+        .map(|n| Modulus52::with_digit_multiple(&limbs(n, s), multiple).unwrap())
+        .collect();
+    let want_d = if multiple == 2 {
+        30
+    } else {
+        (bits as usize + 2).div_ceil(208) * 4
+    };
+    assert_eq!(mods[0].d, want_d, "{bits} bits at digit multiple {multiple}");
+    let bases: Vec<Vec<u64>> = ns
+        .iter()
+        .enumerate()
+        .map(|(l, n)| match l {
+            0 => vec![0; s],
+            1 => limbs(&BigUint::one(), s),
+            2 => limbs(&(n - 1u8), s),
+            _ => limbs(&rng.gen_biguint_below(n), s),
+        })
+        .collect();
+    (s, ns, mods, bases)
+}
+
 /// Eight exponentiations at once against num-bigint: different moduli,
 /// bases and exponents per lane (p and q of several keys), RSA CRT sizes.
 #[test]
@@ -563,33 +602,8 @@ fn ifma_mb8_pow_matches_bigint() {
         return;
     }
     let mut rng = StdRng::seed_from_u64(37);
-    // Digit multiple 4 (the dual kernel's sizes) and 2 (1536 bits: 30 digits,
-    // RSA-3072's halves at the eight-lane kernel's own size).
-    for (bits, multiple) in [(512u64, 4), (1024, 4), (1536, 4), (1536, 2), (2048, 4)] {
-        let s = (bits as usize).div_ceil(64);
-        let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(&mut rng, bits)).collect();
-        let mods: Vec<Modulus52> = ns
-            .iter()
-            .map(|n| Modulus52::with_digit_multiple(&limbs(n, s), multiple).unwrap())
-            .collect();
-        assert_eq!(
-            mods[0].d,
-            if multiple == 2 {
-                30
-            } else {
-                (bits as usize + 2).div_ceil(208) * 4
-            }
-        );
-        let bases: Vec<Vec<u64>> = ns
-            .iter()
-            .enumerate()
-            .map(|(l, n)| match l {
-                0 => vec![0; s],
-                1 => limbs(&BigUint::one(), s),
-                2 => limbs(&(n - 1u8), s),
-                _ => limbs(&rng.gen_biguint_below(n), s),
-            })
-            .collect();
+    for (bits, multiple) in MB8_SIZES {
+        let (s, ns, mods, bases) = mb8_lanes(&mut rng, bits, multiple);
         let exps: Vec<Vec<u64>> = (0..8)
             .map(|l| match l {
                 3 => vec![0; s],
@@ -624,33 +638,8 @@ fn ifma_mb8_pow_public_matches_bigint() {
     }
     let mut rng = StdRng::seed_from_u64(41);
     let exps: [&[u64]; 5] = [&[0], &[1], &[3], &[65537], &[0x8000_0000_0000_0001, 0x1_0001]];
-    // Digit multiple 4 (the dual kernel's sizes) and 2 (1536 bits: 30 digits,
-    // RSA-3072's halves at the eight-lane kernel's own size).
-    for (bits, multiple) in [(512u64, 4), (1024, 4), (1536, 4), (1536, 2), (2048, 4)] {
-        let s = (bits as usize).div_ceil(64);
-        let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(&mut rng, bits)).collect();
-        let mods: Vec<Modulus52> = ns
-            .iter()
-            .map(|n| Modulus52::with_digit_multiple(&limbs(n, s), multiple).unwrap())
-            .collect();
-        assert_eq!(
-            mods[0].d,
-            if multiple == 2 {
-                30
-            } else {
-                (bits as usize + 2).div_ceil(208) * 4
-            }
-        );
-        let bases: Vec<Vec<u64>> = ns
-            .iter()
-            .enumerate()
-            .map(|(l, n)| match l {
-                0 => vec![0; s],
-                1 => limbs(&BigUint::one(), s),
-                2 => limbs(&(n - 1u8), s),
-                _ => limbs(&rng.gen_biguint_below(n), s),
-            })
-            .collect();
+    for (bits, multiple) in MB8_SIZES {
+        let (s, ns, mods, bases) = mb8_lanes(&mut rng, bits, multiple);
         for e in exps {
             let got = x86::pow_public_mb8(
                 core::array::from_fn(|l| &mods[l]),
