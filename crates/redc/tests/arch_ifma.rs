@@ -658,3 +658,59 @@ fn ifma_mb8_pow_public_matches_bigint() {
         }
     }
 }
+
+/// Montgomery's simultaneous inversion in eight lanes on one modulus
+/// against num-bigint's `modinv`: counts that fill no lane, one round, a
+/// round and one, several rounds with a short last one; results scaled by
+/// 1 and by a random factor. The eight totals are inverted by num-bigint
+/// too (the function leaves that inversion to its caller).
+#[test]
+fn ifma_mb8_invert_many_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(41);
+    for (bits, multiple) in [(1024u64, 4usize), (1536, 2), (2048, 4)] {
+        let s = (bits as usize).div_ceil(64);
+        let n = random_modulus(&mut rng, bits);
+        let m = Modulus52::with_digit_multiple(&limbs(&n, s), multiple).unwrap();
+        let invertible = |rng: &mut StdRng| loop {
+            let x = rng.gen_biguint_below(&n);
+            if x.modinv(&n).is_some() {
+                return x;
+            }
+        };
+        for count in [1usize, 8, 9, 17, 40] {
+            let mut xs: Vec<BigUint> = (0..count).map(|_| invertible(&mut rng)).collect();
+            xs[0] = BigUint::one();
+            if count > 1 {
+                xs[1] = &n - 1u8;
+            }
+            let xl: Vec<Vec<u64>> = xs.iter().map(|x| limbs(x, s)).collect();
+            let refs: Vec<&[u64]> = xl.iter().map(|v| &v[..]).collect();
+            for scale in [BigUint::one(), rng.gen_biguint_below(&n)] {
+                let mut totals_seen = 0;
+                let got = x86::invert_many_mb8(&m, &refs, &limbs(&scale, s), |totals| {
+                    totals_seen = totals.len();
+                    Some(
+                        totals
+                            .iter()
+                            .map(|t| limbs(&big(t).modinv(&n).unwrap(), s))
+                            .collect(),
+                    )
+                })
+                .expect("IFMA runs these sizes");
+                assert_eq!(totals_seen, 8);
+                assert_eq!(got.len(), count);
+                for (i, x) in xs.iter().enumerate() {
+                    let want = (x.modinv(&n).unwrap() * &scale) % &n;
+                    assert_eq!(big(&got[i]), want, "{bits} bits, {count} values, value {i}");
+                    assert_eq!(got[i].len(), m.limbs.len());
+                }
+            }
+        }
+        // The caller's inversion failing fails the whole call.
+        let x = limbs(&invertible(&mut rng), s);
+        assert!(x86::invert_many_mb8(&m, &[&x[..]], &limbs(&BigUint::one(), s), |_| None).is_none());
+    }
+}

@@ -10,12 +10,15 @@
 //! recombined by CRT. Each pair is used once and wiped.
 //!
 //! Cost per operation: r^e (17 products for e = 65537; eight r per run of
-//! the eight-lane kernel where it runs), 3 products for the inversion walk,
-//! and 1/B of a private operation (the one inversion). A key's first refill
-//! makes B = 8 pairs (a key that signs once pays for eight, not 64), later
-//! ones B = 64 (32 before r^e went eight-lane; the refills of an RSA-2048
-//! batch fell from 16% to 12% of its time with both changes, Intel Xeon
-//! family 6 model 207, docs/BENCHMARKS.md).
+//! the eight-lane kernel where it runs), the walk (where the eight-lane
+//! kernel runs n, RSA-2048 and below: eight chains at once, five eight-lane
+//! products per value and the eight chains' totals through the scalar walk;
+//! else three radix-2^64 products per value), and 1/B of a private
+//! operation (the one inversion). A key's first refill makes B = 8 pairs (a
+//! key that signs once pays for eight), later ones B = 128. Intel Xeon
+//! family 6 model 207, RSA-2048 sign-batch: the eight-lane walk and B = 128
+//! (64 before) took the refills' radix-2^64 products and inversion from
+//! about 7% of the time to about 2% (docs/BENCHMARKS.md).
 
 use super::Error;
 use super::private::{RsaPrivateKey, Secret, minus_two};
@@ -28,7 +31,7 @@ use zeroize::Zeroizing;
 const FIRST_BATCH: usize = 8;
 
 /// Pairs made by every later refill.
-const BATCH: usize = 64;
+const BATCH: usize = 128;
 
 /// Unused pairs (r^e R mod n, r^-1 R mod n), both in Montgomery form,
 /// shared by the threads signing with one key (behind a mutex).
@@ -108,48 +111,96 @@ fn make_pairs<R: CryptoRng + ?Sized>(
     rng: &mut R,
     count: usize,
 ) -> Result<Vec<(Secret, Secret)>, Error> {
-    let public = key.public_key();
-    let en = public.engine();
-    let s = en.limbs();
+    let en = key.public_key().engine();
     let mut ws = en.workspace();
-    // r_i in Montgomery form, and prefix products P_i (Montgomery form).
-    let mut r_mont: Vec<Secret> = Vec::with_capacity(count);
-    let mut prefix: Vec<Secret> = Vec::with_capacity(count);
-    let mut blinds: Vec<Secret> = Vec::with_capacity(count);
     let rs = randoms_below(rng, en.modulus(), count);
     // r^e eight or four per eight-lane run (see `public_pow_many`).
     let powers = key.public_pow_many(&rs);
-    for (i, (r, re)) in rs.iter().zip(&powers).enumerate() {
-        blinds.push(Zeroizing::new(en.to_mont(re, &mut ws)));
-        let rm = Zeroizing::new(en.to_mont(r, &mut ws));
+    let blinds = powers.iter().map(|re| Zeroizing::new(en.to_mont(re, &mut ws)));
+    let unblinds = inverses_mont(key, &rs)?;
+    Ok(blinds.zip(unblinds).rev().collect())
+}
+
+/// `x^-1 R mod n` for each x (below n, invertible; R = 2^(64 s), the
+/// Montgomery form of n's engine): eight chains at once on the eight-lane
+/// kernel where it runs n (RSA-2048 and below, [`MB8_MIN`] values or more),
+/// their eight totals inverted by [`inverses_mont_scalar`]; else that
+/// function for all. Which path runs depends on sizes only.
+fn inverses_mont(key: &RsaPrivateKey, xs: &[Secret]) -> Result<Vec<Secret>, Error> {
+    #[cfg(target_arch = "x86_64")]
+    if xs.len() >= MB8_MIN && key.public_key().mb8_digits().is_some() {
+        let en = key.public_key().engine();
+        let m = en.ifma52().expect("mb8_digits implies the IFMA form").radix52();
+        let refs: Vec<&[u64]> = xs.iter().map(|x| &x[..]).collect();
+        let mut failed = false;
+        let got = crate::arch::x86_64::invert_many_mb8(m, &refs, &en.one_mont(), |totals| {
+            // The eight totals' plain inverses: x^-1 R, then out of the domain.
+            let totals: Vec<Secret> = totals.iter().map(|t| Zeroizing::new(t.clone())).collect();
+            match inverses_mont_scalar(key, &totals) {
+                Ok(inv) => {
+                    let mut ws = en.workspace();
+                    Some(inv.iter().map(|v| en.from_mont(v, &mut ws)).collect())
+                }
+                Err(_) => {
+                    failed = true;
+                    None
+                }
+            }
+        });
+        if failed {
+            return Err(Error::PrivateOperation);
+        }
+        if let Some(got) = got {
+            return Ok(got.into_iter().map(Zeroizing::new).collect());
+        }
+    }
+    inverses_mont_scalar(key, xs)
+}
+
+/// The fewest values for the eight-lane walk of [`inverses_mont`]: below
+/// two rounds of eight it saves nothing over the scalar walk.
+const MB8_MIN: usize = 16;
+
+/// [`inverses_mont`] on n's engine alone: prefix products P_i = x_1 ... x_i,
+/// one inversion of P_B ([`invert_mod_n`]), and the walk back
+/// x_i^-1 = P_B^-1 P_(i-1) (x_B ... x_(i+1)).
+fn inverses_mont_scalar(key: &RsaPrivateKey, xs: &[Secret]) -> Result<Vec<Secret>, Error> {
+    let en = key.public_key().engine();
+    let s = en.limbs();
+    let count = xs.len();
+    let mut ws = en.workspace();
+    // x_i and the prefix products P_i, in Montgomery form.
+    let mut x_mont: Vec<Secret> = Vec::with_capacity(count);
+    let mut prefix: Vec<Secret> = Vec::with_capacity(count);
+    for (i, x) in xs.iter().enumerate() {
+        let xm = Zeroizing::new(en.to_mont(x, &mut ws));
         let p = if i == 0 {
-            rm.clone()
+            xm.clone()
         } else {
             let mut next = Zeroizing::new(vec![0u64; s]);
-            en.mul_into(&mut next, &prefix[i - 1], &rm, &mut ws);
+            en.mul_into(&mut next, &prefix[i - 1], &xm, &mut ws);
             next
         };
-        r_mont.push(rm);
+        x_mont.push(xm);
         prefix.push(p);
     }
     // inv = P_B^-1 in Montgomery form.
     let product = Zeroizing::new(en.from_mont(&prefix[count - 1], &mut ws));
     let inv_plain = invert_mod_n(key, &product)?;
     let mut inv = Zeroizing::new(en.to_mont(&inv_plain, &mut ws));
-    let mut pairs = Vec::with_capacity(count);
+    let mut out: Vec<Secret> = vec![Zeroizing::new(Vec::new()); count];
     for i in (0..count).rev() {
-        // inv = (r_1 .. r_i)^-1 here.
-        let unblind = if i == 0 {
+        // inv = (x_1 .. x_i)^-1 here.
+        out[i] = if i == 0 {
             inv.clone()
         } else {
             let mut u = Zeroizing::new(vec![0u64; s]);
             en.mul_into(&mut u, &inv, &prefix[i - 1], &mut ws);
-            en.mul_in_place(&mut inv, &r_mont[i], &mut ws);
+            en.mul_in_place(&mut inv, &x_mont[i], &mut ws);
             u
         };
-        pairs.push((blinds[i].clone(), unblind));
     }
-    Ok(pairs)
+    Ok(out)
 }
 
 /// x^-1 mod n for x < n: x^(p-2) mod p and x^(q-2) mod q (Fermat, secret

@@ -201,6 +201,30 @@ fn amm_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<
     }
 }
 
+/// [`amm`] with the caller's scratch rows (no zeroing per product), for
+/// chains of products outside [`pow`].
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn amm_scratch<const D: usize>(
+    out: &mut Mb8<D>,
+    a: &Mb8<D>,
+    b: &Mb8<D>,
+    m: &Mb8Mod<D>,
+    scratch: &mut Scratch,
+) {
+    amm_any(out, a, b, m, scratch);
+}
+
+impl<const D: usize> Mb8Mod<D> {
+    /// R^2 mod m per lane, in digits (the factor that takes a value into the
+    /// Montgomery domain: `amm(x, rr) = x R`).
+    pub fn rr(&self) -> &Mb8<D> {
+        &self.rr
+    }
+}
+
 /// For the block of columns c0..c0 + K in `acc` and `hi`: hi[t] += hi(x r_t),
 /// acc[t] += lo(x r_(t+1)) with r_t = row K + c0 - 1 - j + t of the padded rows `r`:
 /// every x r_k whose lo or hi half lands in the block (x is operand digit j,

@@ -749,6 +749,138 @@ fn run_mb8(
     }))
 }
 
+/// Montgomery's simultaneous inversion in eight chains at once, every lane
+/// on the one modulus `m` (n of an RSA key: the blinding factors' inverses).
+/// `xs` (each below m, invertible, m's limb count or fewer) are dealt to
+/// the lanes in turn (lane l takes x_l, x_(l+8), ...; a short last round
+/// is padded with 1); each lane forms its prefix products
+/// P_k = x_l x_(l+8) ... in the Montgomery domain, the eight totals leave
+/// it and go to `invert8` (the caller's one real inversion, which needs the
+/// key's factors), and each lane walks back: x_k^-1 = P_k^-1 P_(k-1), then
+/// P_(k-1)^-1 = P_k^-1 x_k. Results are `x^-1 scale mod m`, fully reduced
+/// (`scale` below m: R mod m gives the inverses in a radix-2^64 Montgomery
+/// form). Five eight-lane products per value, against the three radix-2^64
+/// products and two conversions of the walk on one modulus.
+///
+/// Constant time in the values (every lane runs the same products; only the
+/// count, public, sets the rounds). None without IFMA, for a digit count the
+/// kernel lacks, or when `invert8` gives None.
+pub fn invert_many_mb8(
+    m: &Modulus52,
+    xs: &[&[u64]],
+    scale: &[u64],
+    invert8: impl FnOnce(&[Vec<u64>]) -> Option<Vec<Vec<u64>>>,
+) -> Option<Vec<Vec<u64>>> {
+    let d = m.d;
+    if !ifma_available() || !mb8_runs(d) || xs.is_empty() {
+        return None;
+    }
+    for x in xs.iter().chain([&scale]) {
+        check_base_len(m, x);
+    }
+    const L: usize = ifma_mb8::LANES;
+    let rounds = xs.len().div_ceil(L);
+    with_mb8_digits!(d, D => {
+        use ifma_mb8::{Mb8, amm_scratch};
+        let mm = ifma_mb8::Mb8Mod::<D>::new([m; L]);
+        let mut sc = ifma_mb8::Scratch::new();
+        let lanes = |vals: &[Vec<u64>]| {
+            let refs: Vec<&[u64]> = vals.iter().map(|v| &v[..]).collect();
+            Mb8::<D>::from_lanes(&refs)
+        };
+        let mut one = Mb8::<D>::ZERO;
+        one.0[0] = [1; L];
+        // SAFETY (every amm_scratch below): ifma_available() was checked above.
+        let mut amm = |a: &Mb8<D>, b: &Mb8<D>| {
+            let mut out = Mb8::<D>::ZERO;
+            unsafe { amm_scratch::<D>(&mut out, a, b, &mm, &mut sc) };
+            out
+        };
+        // x in the Montgomery domain per round, and the running prefixes.
+        let mut xm: Vec<Mb8<D>> = Vec::with_capacity(rounds);
+        let mut prefix: Vec<Mb8<D>> = Vec::with_capacity(rounds);
+        for k in 0..rounds {
+            let mut digits: Vec<Vec<u64>> = (0..L)
+                .map(|l| match xs.get(k * L + l) {
+                    Some(x) => portable52::to_digits(x, d),
+                    None => portable52::to_digits(&[1], d),
+                })
+                .collect();
+            let mut x = lanes(&digits);
+            for v in digits.iter_mut() {
+                v.zeroize();
+            }
+            let x_r = amm(&x, mm.rr());
+            x.zeroize();
+            let p = match prefix.last() {
+                Some(prev) => amm(prev, &x_r),
+                None => x_r,
+            };
+            xm.push(x_r);
+            prefix.push(p);
+        }
+        // The eight totals, out of the Montgomery domain and fully reduced.
+        let mut total = amm(&prefix[rounds - 1], &one);
+        let mut totals: Vec<Vec<u64>> = (0..L)
+            .map(|l| {
+                let mut v = total.lane(l);
+                portable52::final_reduce(m, &mut v);
+                let r = portable52::from_digits(&v, m.limbs.len());
+                v.zeroize();
+                r
+            })
+            .collect();
+        total.zeroize();
+        let inverses = invert8(&totals);
+        for v in totals.iter_mut() {
+            v.zeroize();
+        }
+        let mut inverses = inverses?;
+        if inverses.len() != L {
+            return None;
+        }
+        let mut inv_digits: Vec<Vec<u64>> = inverses.iter().map(|v| portable52::to_digits(v, d)).collect();
+        for v in inverses.iter_mut() {
+            v.zeroize();
+        }
+        let mut inv_plain = lanes(&inv_digits);
+        for v in inv_digits.iter_mut() {
+            v.zeroize();
+        }
+        // P_k^-1 in the Montgomery domain, walking down.
+        let mut inv = amm(&inv_plain, mm.rr());
+        inv_plain.zeroize();
+        let scale_lanes = lanes(&vec![portable52::to_digits(scale, d); L]);
+        let mut out: Vec<Vec<u64>> = vec![Vec::new(); xs.len()];
+        for k in (0..rounds).rev() {
+            let mut u = if k > 0 {
+                let u = amm(&inv, &prefix[k - 1]);
+                inv = amm(&inv, &xm[k]);
+                u
+            } else {
+                inv
+            };
+            let mut y = amm(&u, &scale_lanes);
+            for l in 0..L {
+                if let Some(slot) = out.get_mut(k * L + l) {
+                    let mut v = y.lane(l);
+                    portable52::final_reduce(m, &mut v);
+                    *slot = portable52::from_digits(&v, m.limbs.len());
+                    v.zeroize();
+                }
+            }
+            u.zeroize();
+            y.zeroize();
+        }
+        inv.zeroize();
+        for v in xm.iter_mut().chain(prefix.iter_mut()) {
+            v.zeroize();
+        }
+        sc.wipe();
+        Some(out)
+    })
+}
+
 /// One eight-lane almost-Montgomery product ([`ifma_mb8::amm`]) per lane on
 /// radix-2^52 digit vectors of each modulus's digit count d (the same for
 /// all), for differential tests and benchmarks, repeated `iters` times with
