@@ -48,6 +48,7 @@ pub struct MontEngine {
     ifma_single: std::sync::OnceLock<Option<std::sync::Arc<crate::arch::x86_64::SingleKey>>>,
     /// Whether [`pow_secret_dual`] and [`pow_public_dual`] may run the two
     /// halves in one IFMA kernel run (false only for [`Backend::IfmaSingle`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     dual: bool,
 }
 

@@ -38,6 +38,7 @@ const GROUP: usize = 4;
 
 /// The largest digit count per prime at which the eight-lane kernel beats
 /// the dual kernel (measured; see the module documentation): all of them.
+#[cfg(target_arch = "x86_64")]
 const MB8_MAX_DIGITS: usize = 40;
 
 /// The fewest operations in a group worth an eight-lane run, by digit count
@@ -234,6 +235,7 @@ enum Outcome {
     /// Finished (the single-operation path, or an error).
     Done(Result<Zeroizing<Vec<u8>>, Error>),
     /// Input c and candidate result m, awaiting the fault check.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Unchecked(Vec<u64>, Secret),
 }
 

@@ -159,6 +159,7 @@ fn inverses_mont(key: &RsaPrivateKey, xs: &[Secret]) -> Result<Vec<Secret>, Erro
 
 /// The fewest values for the eight-lane walk of [`inverses_mont`]: below
 /// two rounds of eight it saves nothing over the scalar walk.
+#[cfg(target_arch = "x86_64")]
 const MB8_MIN: usize = 16;
 
 /// [`inverses_mont`] on n's engine alone: prefix products P_i = x_1 ... x_i,

@@ -85,6 +85,7 @@ impl<M, E> Clone for Elem<M, E> {
 }
 
 /// Both halves of one private exponentiation: (m mod p, m mod q).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) type Halves = (Elem<P, Plain>, Elem<Q, Plain>);
 
 /// The CRT parameters of a key with their per-key arithmetic; see the

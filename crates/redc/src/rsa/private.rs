@@ -584,6 +584,7 @@ impl RsaPrivateKey {
     }
 
     /// The CRT value (for the batch path).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn crt(&self) -> &Crt {
         &self.crt
     }
@@ -613,10 +614,11 @@ impl RsaPrivateKey {
             let ops: Vec<(&RsaPublicKey, &[u64])> = xs.iter().map(|x| (&self.public, &x[..])).collect();
             return RsaPublicKey::public_op_many(&ops);
         }
-        let s_n = self.public.engine().limbs();
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut out: Vec<Secret> = Vec::with_capacity(xs.len());
         #[cfg(target_arch = "x86_64")]
         if self.crt.mb8_digits().is_some() {
+            let s_n = self.public.engine().limbs();
             for chunk in xs.chunks(4).filter(|c| c.len() >= 3) {
                 let ops: Vec<(&Crt, &[u64])> = chunk.iter().map(|x| (&self.crt, &x[..])).collect();
                 match Crt::pow_public_mb8(&ops, self.public.e()) {

@@ -260,6 +260,7 @@ impl RsaPublicKey {
     /// eight, against 8-12 us per single e = 65537 power). Constant time in
     /// every x; only counts, sizes and exponents (public) choose.
     pub(crate) fn public_op_many(ops: &[(&RsaPublicKey, &[u64])]) -> Vec<Secret> {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut out: Vec<Option<Vec<u64>>> = vec![None; ops.len()];
         #[cfg(target_arch = "x86_64")]
         {
@@ -317,6 +318,7 @@ impl RsaPublicKey {
 
 /// The fewest operations of one size worth an eight-lane run in
 /// [`RsaPublicKey::public_op_many`] (see there).
+#[cfg(target_arch = "x86_64")]
 const MB8_MIN_LANES: usize = 4;
 
 /// Big-endian bytes without leading zeros (at least one byte).
