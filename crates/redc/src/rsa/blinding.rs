@@ -14,8 +14,9 @@
 //! kernel runs n, RSA-2048 and below: eight chains at once, five eight-lane
 //! products per value and the eight chains' totals through the scalar walk;
 //! else three radix-2^64 products per value), and 1/B of a private
-//! operation (the one inversion). A key's first refill makes B = 8 pairs (a
-//! key that signs once pays for eight), later ones B = 128. Intel Xeon
+//! operation (the one inversion). A key's refills make B = 8, 32, then 128
+//! pairs each (a key that signs once pays for eight; the refilling thread's
+//! wait grows with the key's use, not all at once). Intel Xeon
 //! family 6 model 207, RSA-2048 sign-batch: the eight-lane walk and B = 128
 //! (64 before) took the refills' radix-2^64 products and inversion from
 //! about 7% of the time to about 2% (docs/BENCHMARKS.md).
@@ -27,24 +28,21 @@ use rand_core::CryptoRng;
 use std::sync::Mutex;
 use zeroize::Zeroizing;
 
-/// Pairs made by a key's first refill.
-const FIRST_BATCH: usize = 8;
-
-/// Pairs made by every later refill.
-const BATCH: usize = 128;
+/// Pairs made by a key's first, second and every later refill.
+const REFILLS: [usize; 3] = [8, 32, 128];
 
 /// Unused pairs (r^e R mod n, r^-1 R mod n), both in Montgomery form,
 /// shared by the threads signing with one key (behind a mutex).
 #[derive(Default)]
 pub(crate) struct BlindingPool {
     pairs: Vec<(Secret, Secret)>,
-    /// Whether a refill has started (the first one is smaller).
-    refilled: bool,
+    /// Refills started so far (the first ones are smaller).
+    refills: usize,
 }
 
 impl BlindingPool {
     /// One fresh pair from `pool`, refilling it from `rng` when it is
-    /// empty. The refill (a full private power and 64 r^e) runs with the
+    /// empty. The refill (a full private power and up to 128 r^e) runs with the
     /// lock released, so that other threads signing with the key keep
     /// taking pairs, or make their own, meanwhile; each pair still goes to
     /// one operation only.
@@ -59,8 +57,8 @@ impl BlindingPool {
             if let Some(pair) = pool.pairs.pop() {
                 return Ok(pair);
             }
-            let count = if pool.refilled { BATCH } else { FIRST_BATCH };
-            pool.refilled = true;
+            let count = REFILLS[pool.refills.min(REFILLS.len() - 1)];
+            pool.refills += 1;
             count
         };
         let mut fresh = make_pairs(key, rng, count)?;
@@ -220,4 +218,50 @@ fn invert_mod_n(key: &RsaPrivateKey, x: &[u64]) -> Result<Secret, Error> {
         return Err(Error::PrivateOperation);
     }
     Ok(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rsa::{keygen, os_rng};
+    use num_bigint::BigUint;
+
+    fn big(x: &[u64]) -> BigUint {
+        BigUint::from_slice(
+            &x.iter()
+                .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// Refills make 8, 32, then 128 pairs, and every pair (r^e R, r^-1 R)
+    /// holds inverse blinding factors: r^e (r^-1)^e = 1 mod n, checked with
+    /// num-bigint. A 1024-bit key: its later refills take the eight-lane
+    /// walk where the CPU has IFMA, the scalar walk elsewhere.
+    #[test]
+    fn refills_grow_and_every_pair_unblinds() {
+        let mut rng = os_rng();
+        let key = keygen::generate(1024, 65537, &mut rng).unwrap();
+        let en = key.public_key().engine();
+        let n = big(en.modulus());
+        let r_inv = {
+            // R^-1 mod n, R = 2^(64 s): the pairs are in Montgomery form.
+            let r = BigUint::from(1u8) << (64 * en.limbs());
+            r.modinv(&n).unwrap()
+        };
+        let e = big(key.public_key().e());
+        let pool = Mutex::new(BlindingPool::default());
+        let mut sizes = Vec::new();
+        for _ in 0..8 + 32 + 128 + 1 {
+            let empty = pool.lock().unwrap().pairs.is_empty();
+            let (blind, unblind) = BlindingPool::take(&pool, &key, &mut rng).unwrap();
+            if empty {
+                sizes.push(pool.lock().unwrap().pairs.len() + 1);
+            }
+            let re = big(&blind) * &r_inv % &n;
+            let rinv = big(&unblind) * &r_inv % &n;
+            assert_eq!(re * rinv.modpow(&e, &n) % &n, BigUint::from(1u8));
+        }
+        assert_eq!(sizes, REFILLS.iter().chain([&128]).copied().collect::<Vec<_>>());
+    }
 }
