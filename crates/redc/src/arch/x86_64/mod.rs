@@ -704,6 +704,27 @@ enum Mb8Exponent<'a> {
     Public(&'a [u64]),
 }
 
+/// Eight values in u64 limbs (each below its lane's modulus, D digits'
+/// worth) as one eight-lane operand; the digit copies are wiped.
+fn mb8_in<const D: usize>(vals: [&[u64]; ifma_mb8::LANES]) -> ifma_mb8::Mb8<D> {
+    let mut digits = vals.map(|v| portable52::to_digits(v, D));
+    let x = ifma_mb8::Mb8::<D>::from_lanes(&digits.each_ref().map(|v| &v[..]));
+    for v in digits.iter_mut() {
+        v.zeroize();
+    }
+    x
+}
+
+/// Lane `l` of `y` (below 2m) fully reduced mod `m`, in m's limb count; the
+/// digit copy is wiped.
+fn mb8_out<const D: usize>(y: &ifma_mb8::Mb8<D>, l: usize, m: &Modulus52) -> Vec<u64> {
+    let mut v = y.lane(l);
+    portable52::final_reduce(m, &mut v);
+    let r = portable52::from_digits(&v, m.limbs.len());
+    v.zeroize();
+    r
+}
+
 /// The set-up and tear-down both eight-lane powers share: digits in, the
 /// kernel, each lane fully reduced and back in u64 limbs, every copy wiped.
 fn run_mb8(
@@ -719,11 +740,8 @@ fn run_mb8(
         check_base_len(m, b);
     }
     Some(with_mb8_digits!(d, D => {
-        let mods = moduli;
-        let mm = ifma_mb8::Mb8Mod::<D>::new(mods);
-        let mut digits: Vec<Vec<u64>> = bases.iter().map(|b| portable52::to_digits(b, d)).collect();
-        let refs: Vec<&[u64]> = digits.iter().map(|v| &v[..]).collect();
-        let mut base = ifma_mb8::Mb8::<D>::from_lanes(&refs);
+        let mm = ifma_mb8::Mb8Mod::<D>::new(moduli);
+        let mut base = mb8_in::<D>(bases);
         // SAFETY: ifma_available() was checked above.
         let mut y = unsafe {
             match exp {
@@ -731,18 +749,7 @@ fn run_mb8(
                 Mb8Exponent::Public(e) => ifma_mb8::pow_public::<D>(&mm, &base, e),
             }
         };
-        let out = (0..ifma_mb8::LANES)
-            .map(|l| {
-                let mut v = y.lane(l);
-                portable52::final_reduce(mods[l], &mut v);
-                let r = portable52::from_digits(&v, mods[l].limbs.len());
-                v.zeroize();
-                r
-            })
-            .collect();
-        for v in digits.iter_mut() {
-            v.zeroize();
-        }
+        let out = (0..ifma_mb8::LANES).map(|l| mb8_out(&y, l, moduli[l])).collect();
         base.zeroize();
         y.zeroize();
         out
@@ -784,10 +791,6 @@ pub fn invert_many_mb8(
         use ifma_mb8::{Mb8, amm_scratch};
         let mm = ifma_mb8::Mb8Mod::<D>::new([m; L]);
         let mut sc = ifma_mb8::Scratch::new();
-        let lanes = |vals: &[Vec<u64>]| {
-            let refs: Vec<&[u64]> = vals.iter().map(|v| &v[..]).collect();
-            Mb8::<D>::from_lanes(&refs)
-        };
         let mut one = Mb8::<D>::ZERO;
         one.0[0] = [1; L];
         // SAFETY (every amm_scratch below): ifma_available() was checked above.
@@ -800,16 +803,7 @@ pub fn invert_many_mb8(
         let mut xm: Vec<Mb8<D>> = Vec::with_capacity(rounds);
         let mut prefix: Vec<Mb8<D>> = Vec::with_capacity(rounds);
         for k in 0..rounds {
-            let mut digits: Vec<Vec<u64>> = (0..L)
-                .map(|l| match xs.get(k * L + l) {
-                    Some(x) => portable52::to_digits(x, d),
-                    None => portable52::to_digits(&[1], d),
-                })
-                .collect();
-            let mut x = lanes(&digits);
-            for v in digits.iter_mut() {
-                v.zeroize();
-            }
+            let mut x = mb8_in::<D>(core::array::from_fn(|l| xs.get(k * L + l).copied().unwrap_or(&[1])));
             let x_r = amm(&x, mm.rr());
             x.zeroize();
             let p = match prefix.last() {
@@ -821,15 +815,7 @@ pub fn invert_many_mb8(
         }
         // The eight totals, out of the Montgomery domain and fully reduced.
         let mut total = amm(&prefix[rounds - 1], &one);
-        let mut totals: Vec<Vec<u64>> = (0..L)
-            .map(|l| {
-                let mut v = total.lane(l);
-                portable52::final_reduce(m, &mut v);
-                let r = portable52::from_digits(&v, m.limbs.len());
-                v.zeroize();
-                r
-            })
-            .collect();
+        let mut totals: Vec<Vec<u64>> = (0..L).map(|l| mb8_out(&total, l, m)).collect();
         total.zeroize();
         let inverses = invert8(&totals);
         for v in totals.iter_mut() {
@@ -839,18 +825,14 @@ pub fn invert_many_mb8(
         if inverses.len() != L {
             return None;
         }
-        let mut inv_digits: Vec<Vec<u64>> = inverses.iter().map(|v| portable52::to_digits(v, d)).collect();
+        let mut inv_plain = mb8_in::<D>(core::array::from_fn(|l| &inverses[l][..]));
         for v in inverses.iter_mut() {
-            v.zeroize();
-        }
-        let mut inv_plain = lanes(&inv_digits);
-        for v in inv_digits.iter_mut() {
             v.zeroize();
         }
         // P_k^-1 in the Montgomery domain, walking down.
         let mut inv = amm(&inv_plain, mm.rr());
         inv_plain.zeroize();
-        let scale_lanes = lanes(&vec![portable52::to_digits(scale, d); L]);
+        let scale_lanes = mb8_in::<D>([scale; L]);
         let mut out: Vec<Vec<u64>> = vec![Vec::new(); xs.len()];
         for k in (0..rounds).rev() {
             let mut u = if k > 0 {
@@ -863,10 +845,7 @@ pub fn invert_many_mb8(
             let mut y = amm(&u, &scale_lanes);
             for l in 0..L {
                 if let Some(slot) = out.get_mut(k * L + l) {
-                    let mut v = y.lane(l);
-                    portable52::final_reduce(m, &mut v);
-                    *slot = portable52::from_digits(&v, m.limbs.len());
-                    v.zeroize();
+                    *slot = mb8_out(&y, l, m);
                 }
             }
             u.zeroize();
