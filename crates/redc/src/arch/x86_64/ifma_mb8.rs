@@ -416,9 +416,10 @@ fn cols<const D: usize, const SQR: bool>(
     let mut carry = zero;
     // Column c0 + t of the block in acc[t]; blocks cover columns 0..2D.
     for c0 in (0..2 * D).step_by(K) {
-        // 16 slots (for_k!'s reach) so that every unrolled index is in bounds;
-        // only the first K are used.
-        let mut acc = [zero; 16];
+        // 16 slots (for_k!'s reach; `acc` one more, for the next column's
+        // index T + 1) so that every unrolled index is in bounds; only the
+        // first K are used.
+        let mut acc = [zero; 17];
         let mut hi = [zero; 16];
         // Rows of a whose products reach the block: j in c0 - D..c0 + K, of
         // which the middle ones reach all K columns.
