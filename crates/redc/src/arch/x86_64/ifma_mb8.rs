@@ -577,10 +577,19 @@ macro_rules! for_d {
 }
 
 /// [`amm`] with the position window in registers: the steps of the module
-/// documentation (operand scanning), position i + j of step i in accumulator j, and
-/// the window shifts down one register per step (a register renaming once
-/// the loop over j is unrolled), so no position row is stored or reloaded.
-/// The carry of position i joins position i + 1 at the shift.
+/// documentation (operand scanning), position i + j of step i in
+/// accumulator i + j. Both loops are unrolled, every accumulator index is
+/// a constant, so the window slides by register renaming and no position
+/// row is stored or reloaded. The carry of position i joins position i + 1.
+///
+/// The rows of a and n are read from memory at every step (`opaque`):
+/// kept in registers across the unrolled steps they spill. With a loop
+/// over i the window slid by one register move per position per step (20
+/// moves beside 80 IFMAs at 20 digits; on Intel zmm moves run on the IFMA
+/// ports) and LLVM spilled the rows. Intel Xeon family 6 model 207,
+/// `kernel_bench mb8`, eight interleaved runs, best ns per eight products
+/// at 20 digits: 322 against 394; `kernel_bench mb8pow` (with
+/// [`sqr`]'s change) best us per eight 1024-bit powers 47.5 against 55.6.
 ///
 /// Per step the chain from one quotient digit to the next is
 /// lo(a_0 b_i) -> y_i -> lo(n_1 y_i) -> the shift's add: the products of the
@@ -603,42 +612,38 @@ pub fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8
     let k0 = unsafe { _mm512_loadu_si512(m.k0.as_ptr().cast()) };
     let (a0, a1) = (ld!(&a.0[0]), ld!(&a.0[1]));
     let (n0, n1) = (ld!(&m.n.0[0]), ld!(&m.n.0[1]));
-    let mut acc = [zero; MAX_D + 1];
-    for i in 0..D {
-        let bi = ld!(&b.0[i]);
-        let x = _mm512_madd52lo_epu64(acc[0], a0, bi);
+    let mut acc = [zero; 2 * MAX_D + 2];
+    for_d!(D, |I| {
+        let bi = ld!(&b.0[I]);
+        let x = _mm512_madd52lo_epu64(acc[I], a0, bi);
         // Position i + 1's terms that do not wait for the quotient digit.
-        let mut p1 = _mm512_madd52hi_epu64(acc[1], a0, bi);
+        let mut p1 = _mm512_madd52hi_epu64(acc[I + 1], a0, bi);
         p1 = _mm512_madd52lo_epu64(p1, a1, bi);
         let y = _mm512_madd52lo_epu64(zero, x, k0);
         let c = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, mask));
         let q1 = _mm512_madd52lo_epu64(c, n1, y);
         p1 = _mm512_madd52hi_epu64(p1, n0, y);
-        acc[1] = _mm512_add_epi64(p1, q1);
-        // Positions i + 2 ..= i + D.
+        acc[I + 1] = _mm512_add_epi64(p1, q1);
+        // Positions i + 2 ..= i + D, the rows read from memory at every step.
+        let (arows, nrows) = (super::ifma::opaque(a, I), super::ifma::opaque(&m.n, I));
         for_d!(D, |J| {
             if J >= 1 {
-                let (aj, nj) = (ld!(&a.0[J]), ld!(&m.n.0[J]));
-                let mut hi = _mm512_madd52hi_epu64(acc[J + 1], aj, bi);
+                let (aj, nj) = (ld!(&arows.0[J]), ld!(&nrows.0[J]));
+                let mut hi = _mm512_madd52hi_epu64(acc[I + J + 1], aj, bi);
                 hi = _mm512_madd52hi_epu64(hi, nj, y);
-                acc[J + 1] = hi;
+                acc[I + J + 1] = hi;
                 if J >= 2 {
-                    let mut lo = _mm512_madd52lo_epu64(acc[J], aj, bi);
+                    let mut lo = _mm512_madd52lo_epu64(acc[I + J], aj, bi);
                     lo = _mm512_madd52lo_epu64(lo, nj, y);
-                    acc[J] = lo;
+                    acc[I + J] = lo;
                 }
             }
         });
-        // Position i is done (its value is c 2^52, carried above): shift.
-        for_d!(D, |J| {
-            acc[J] = acc[J + 1];
-        });
-        acc[D] = zero;
-    }
+    });
     // Positions D..2D-1, carried digit by digit.
     let mut c = zero;
     for_d!(D, |J| {
-        let v = _mm512_add_epi64(acc[J], c);
+        let v = _mm512_add_epi64(acc[D + J], c);
         c = _mm512_srli_epi64::<52>(v);
         // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
         unsafe { _mm512_store_si512(out.0[J].as_mut_ptr().cast(), _mm512_and_si512(v, mask)) };
@@ -660,7 +665,10 @@ pub fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8
 ///
 /// Reduction: as [`amm_reg`] with the a b terms replaced by
 /// the square's positions, which enter the window as it slides: the same
-/// quotient digits as the product, so the same result bit for bit.
+/// quotient digits as the product, so the same result bit for bit. Unrolled
+/// as [`amm_reg`] (no window moves, the rows read at every step): best ns
+/// per eight squarings at 20 digits 263 against 291 with a loop over i
+/// (same CPU and runs as there).
 ///
 /// Lane bound: a column's doubled cross sum is below 2 (D + 1) 2^52, plus
 /// the diagonal (2^53) and then 2 D reduction halves and a carry: below
@@ -719,39 +727,47 @@ pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch:
         column_end!(K);
     });
     sq[2 * D] = zero;
-    // The reduction, with the window in registers (see `amm_reg`).
+    // The reduction, with the window in registers: position i + j of step
+    // i lives in acc[i + j], every index a constant once unrolled, so the
+    // window slides by register renaming, not by moves. The square's rows
+    // and n's are read from memory where they are used (`opaque`): held in
+    // registers across the steps they spill.
     let n0 = ld!(&m.n.0[0]);
     let n1 = ld!(&m.n.0[1]);
-    let mut acc = [zero; MAX_D + 1];
-    for_d!(D, |J| {
-        acc[J] = sq[J];
-    });
-    acc[D] = sq[D];
-    for i in 0..D {
-        let x = acc[0];
-        let y = _mm512_madd52lo_epu64(zero, x, k0);
+    let mut acc = [zero; 2 * MAX_D + 2];
+    {
+        let sqr_rows = super::ifma::opaque(&*sq, 0);
+        for_d!(D + 1, |J| {
+            acc[J] = sqr_rows[J];
+        });
+    }
+    let mut y = _mm512_madd52lo_epu64(zero, acc[0], k0);
+    for_d!(D, |I| {
+        let x = acc[I];
         let c = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, mask));
         let q1 = _mm512_madd52lo_epu64(c, n1, y);
-        let p1 = _mm512_madd52hi_epu64(acc[1], n0, y);
-        acc[1] = _mm512_add_epi64(p1, q1);
+        let p1 = _mm512_madd52hi_epu64(acc[I + 1], n0, y);
+        acc[I + 1] = _mm512_add_epi64(p1, q1);
+        // The next quotient digit, as soon as its position is complete.
+        let y_next = _mm512_madd52lo_epu64(zero, acc[I + 1], k0);
+        let nrows = super::ifma::opaque(&m.n, I);
         for_d!(D, |J| {
             if J >= 1 {
-                let nj = ld!(&m.n.0[J]);
-                acc[J + 1] = _mm512_madd52hi_epu64(acc[J + 1], nj, y);
+                let nj = ld!(&nrows.0[J]);
+                acc[I + J + 1] = _mm512_madd52hi_epu64(acc[I + J + 1], nj, y);
                 if J >= 2 {
-                    acc[J] = _mm512_madd52lo_epu64(acc[J], nj, y);
+                    acc[I + J] = _mm512_madd52lo_epu64(acc[I + J], nj, y);
                 }
             }
         });
-        for_d!(D, |J| {
-            acc[J] = acc[J + 1];
-        });
         // Position i + D + 1 of the square enters (row 2D is zero).
-        acc[D] = sq[i + D + 1];
-    }
+        let sqr_rows = super::ifma::opaque(&*sq, I + 1);
+        acc[I + D + 1] = sqr_rows[I + D + 1];
+        y = y_next;
+    });
     let mut c = zero;
     for_d!(D, |J| {
-        let v = _mm512_add_epi64(acc[J], c);
+        let v = _mm512_add_epi64(acc[D + J], c);
         c = _mm512_srli_epi64::<52>(v);
         // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
         unsafe { _mm512_store_si512(out.0[J].as_mut_ptr().cast(), _mm512_and_si512(v, mask)) };
