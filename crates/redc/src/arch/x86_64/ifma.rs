@@ -333,11 +333,11 @@ macro_rules! a_part {
                 } else if e <= 3 {
                     let lo_row = ld!($ash.row(S, r));
                     if e < 3 {
-                        let k = (0xffu16 << (2 * (e + 1))) as u8;
+                        let k = $st.above[e as usize];
                         $st.wa[r + $off] = _mm512_mask_madd52lo_epu64($st.wa[r + $off], k, lo_row, bi);
                     }
                     $st.wn[r + $off] =
-                        _mm512_mask_madd52lo_epu64($st.wn[r + $off], 0b11 << (2 * e), lo_row, bi);
+                        _mm512_mask_madd52lo_epu64($st.wn[r + $off], $st.pair[e as usize], lo_row, bi);
                 }
                 let e = e + 1;
                 if e < 0 {
@@ -345,11 +345,11 @@ macro_rules! a_part {
                 } else if e <= 3 {
                     let hi_row = ld!($ash.row(S + 1, r));
                     if e < 3 {
-                        let k = (0xffu16 << (2 * (e + 1))) as u8;
+                        let k = $st.above[e as usize];
                         $st.wa[r + $off] = _mm512_mask_madd52hi_epu64($st.wa[r + $off], k, hi_row, bi);
                     }
                     $st.wn[r + $off] =
-                        _mm512_mask_madd52hi_epu64($st.wn[r + $off], 0b11 << (2 * e), hi_row, bi);
+                        _mm512_mask_madd52hi_epu64($st.wn[r + $off], $st.pair[e as usize], hi_row, bi);
                 }
             });
         }
@@ -422,6 +422,11 @@ struct State<const NR: usize> {
     n0: __m512i,
     n1: __m512i,
     mask52: __m512i,
+    /// The squaring's lane masks (lane pairs above pair e, and pair e),
+    /// hidden from the compiler (`opaque_mask`) so that it keeps them in
+    /// mask registers and issues masked IFMAs, not IFMA + blend.
+    above: [__mmask8; 4],
+    pair: [__mmask8; 4],
 }
 
 /// `out = amm(a, b)` (or `amm(a, a)` when `SQR`, the dedicated squaring; `b`
@@ -454,6 +459,8 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
         n0: bcast_digit!(m.n, 0),
         n1: bcast_digit!(m.n, 1),
         mask52: _mm512_set1_epi64(MASK as i64),
+        above: core::array::from_fn(|e| opaque_mask((0xffu16 << (2 * (e + 1))) as u8)),
+        pair: core::array::from_fn(|e| opaque_mask(0b11 << (2 * e))),
     };
     let ash = shift_copies(a);
     // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
@@ -547,6 +554,18 @@ pub fn sqr_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, m: &DualMod
     } else {
         amm_dual::<NR, false>(out, a, a, m);
     }
+}
+
+/// `k`, through an empty asm statement in a mask register: the compiler
+/// cannot see the constant, so it neither rebuilds it at every use nor
+/// turns a masked IFMA into an IFMA and a blend.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn opaque_mask(k: __mmask8) -> __mmask8 {
+    let mut k = k;
+    // SAFETY: the asm is empty; `k` comes out unchanged.
+    unsafe { core::arch::asm!("/* {0} */", inout(kreg) k, options(pure, nomem, nostack, preserves_flags)) };
+    k
 }
 
 /// `r`, through an empty asm statement that also takes `g`: the compiler can
