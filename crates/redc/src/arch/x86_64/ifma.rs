@@ -115,6 +115,20 @@ pub const MAX_NR: usize = 10;
 /// (1518 us before either change).
 const OPAQUE_MAX_NR: usize = 8;
 
+/// Up to this register count [`amm_dual`] runs its groups written out,
+/// without a loop over them: each group a copy with g a constant (for a
+/// square the triangle's register choices and masks fold away) and the
+/// window sliding by register renaming, where a loop slid it with one
+/// register move per window register per group (moves take the IFMA ports
+/// on Intel). Intel Xeon family 6 model 207, `kernel_bench dual`, interleaved
+/// runs, best ns per dual square / product: 20 digits 138.7 / 148.0 against
+/// 147.4 / 156.9 in a loop, 32 digits 251.6 / 289.6 against 269.1 / 301.8.
+/// (Squares already had a copy per group inside the loop, which measured
+/// 5% and 8% faster than one body with g at run time at 5 and 6 registers.)
+/// At 10 registers (RSA-4096) the loop stays: written out, the square took
+/// 424 ns against 408, the window no longer fitting the registers either way.
+const STRAIGHT_MAX_NR: usize = 8;
+
 /// A dual operand: register r, lane 2k + h = digit 4r + k of half h (0 = p, 1 = q).
 #[repr(C, align(64))]
 #[derive(Clone, Copy, Debug)]
@@ -466,61 +480,78 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
     // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
     st.x0 = _mm512_madd52lo_epu64(st.mask52, st.a0, bcast_digit!(src, 0));
     a_part!(0, 0, 0, st, ash, src, NR, SQR);
-    for g in 0..NR {
-        // Hide the loop invariance of the modulus rows from the optimiser: hoisted
-        // out of the loop they spill, i.e. get copied to the stack on every call.
-        let m = if NR <= OPAQUE_MAX_NR { opaque(m, g) } else { m };
-        // Program order per step i: the chain of i, the A part of i + 1, the N
-        // part of i. The A part of i + 1 does not wait for y_i; issued after the
-        // chain, it cannot take the chain's ports first.
-        macro_rules! group {
-            ($g:expr) => {{
-                chain_n!(0, $g, st, src, m, NR, SQR);
-                a_part!(1, $g, 0, st, ash, src, NR, SQR);
-                chain_n!(1, $g, st, src, m, NR, SQR);
-                a_part!(2, $g, 0, st, ash, src, NR, SQR);
-                chain_n!(2, $g, st, src, m, NR, SQR);
-                a_part!(3, $g, 0, st, ash, src, NR, SQR);
-                chain_n!(3, $g, st, src, m, NR, SQR);
-                if $g + 1 < NR {
-                    a_part!(0, $g + 1, 1, st, ash, src, NR, SQR);
-                }
+    // Program order per step i: the chain of i, the A part of i + 1, the N
+    // part of i. The A part of i + 1 does not wait for y_i; issued after the
+    // chain, it cannot take the chain's ports first.
+    macro_rules! group {
+        ($g:expr, $m:ident) => {{
+            chain_n!(0, $g, st, src, $m, NR, SQR);
+            a_part!(1, $g, 0, st, ash, src, NR, SQR);
+            chain_n!(1, $g, st, src, $m, NR, SQR);
+            a_part!(2, $g, 0, st, ash, src, NR, SQR);
+            chain_n!(2, $g, st, src, $m, NR, SQR);
+            a_part!(3, $g, 0, st, ash, src, NR, SQR);
+            chain_n!(3, $g, st, src, $m, NR, SQR);
+            if $g + 1 < NR {
+                a_part!(0, $g + 1, 1, st, ash, src, NR, SQR);
+            }
+        }};
+    }
+    // Slot 0 (positions 4g..4g+3) is finished: only its carry, already in
+    // the quotient chain, matters. Slide the window.
+    macro_rules! slide {
+        () => {{
+            for_r!(NR - 1, |r| {
+                st.wa[r] = st.wa[r + 1];
+                st.wn[r] = st.wn[r + 1];
+            });
+            // Slot NR + 1 holds the next group's first A part (issued above).
+            st.wa[NR] = st.wa[NR + 1];
+            st.wn[NR] = st.wn[NR + 1];
+            st.wa[NR + 1] = zero;
+            st.wn[NR + 1] = st.mask52;
+        }};
+    }
+    // Hide the loop invariance of the modulus rows from the optimiser: hoisted
+    // out of the loop they spill, i.e. get copied to the stack on every call.
+    let rows = |g: usize| if NR <= OPAQUE_MAX_NR { opaque(m, g) } else { m };
+    if NR <= STRAIGHT_MAX_NR {
+        // The groups written out, g a constant in each (see `STRAIGHT_MAX_NR`).
+        macro_rules! straight {
+            ($($g:literal)*) => {{
+                $(
+                    if $g < NR {
+                        let m = rows($g);
+                        group!($g, m);
+                        slide!();
+                    }
+                )*
             }};
         }
-        if SQR {
-            // A copy per group: g is a constant in each, so the triangle's
-            // register choices and masks fold away (no branches, fewer spills).
-            // At every register count: at 5 and 6 registers (RSA-2048, and
-            // the 24-digit halves) the copies measured 5% and 8% faster than
-            // one body with g at run time (Intel Xeon family 6 model 207,
-            // `kernel_bench steps`, 10 interleaved runs, best dual square
-            // 151 vs 159 ns at 20 digits, 192 vs 210 ns at 24).
-            match g {
-                0 => group!(0),
-                1 => group!(1),
-                2 => group!(2),
-                3 => group!(3),
-                4 => group!(4),
-                5 => group!(5),
-                6 => group!(6),
-                7 => group!(7),
-                8 => group!(8),
-                _ => group!(9),
+        straight!(0 1 2 3 4 5 6 7 8 9);
+    } else {
+        for g in 0..NR {
+            let m = rows(g);
+            if SQR {
+                // A copy per group, g a constant in each (as above), within
+                // the loop.
+                match g {
+                    0 => group!(0, m),
+                    1 => group!(1, m),
+                    2 => group!(2, m),
+                    3 => group!(3, m),
+                    4 => group!(4, m),
+                    5 => group!(5, m),
+                    6 => group!(6, m),
+                    7 => group!(7, m),
+                    8 => group!(8, m),
+                    _ => group!(9, m),
+                }
+            } else {
+                group!(g, m);
             }
-        } else {
-            group!(g);
+            slide!();
         }
-        // Slot 0 (positions 4g..4g+3) is finished: only its carry, already in
-        // the quotient chain, matters. Slide the window.
-        for_r!(NR - 1, |r| {
-            st.wa[r] = st.wa[r + 1];
-            st.wn[r] = st.wn[r + 1];
-        });
-        // Slot NR + 1 holds the next group's first A part (issued above).
-        st.wa[NR] = st.wa[NR + 1];
-        st.wn[NR] = st.wn[NR + 1];
-        st.wa[NR + 1] = zero;
-        st.wn[NR + 1] = st.mask52;
     }
     // Positions d..2d-1, plus the carry out of position d - 1.
     let mut res = [zero; NR];
