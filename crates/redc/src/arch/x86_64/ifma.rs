@@ -195,10 +195,13 @@ impl<const NR: usize> DualMod<NR> {
 
 impl<const NR: usize> Drop for DualMod<NR> {
     fn drop(&mut self) {
-        self.n.zeroize();
-        self.k0.zeroize();
-        self.nsh.v.zeroize();
-        self.nsh.top.zeroize();
+        // Every byte, the padding included: the 56 bytes between `d` and the
+        // 64-byte aligned `nsh` are copied with the struct when it moves (into
+        // a Box, say) and can hold stale digits of a prime from the stack.
+        // SAFETY: `self` is exclusively borrowed and about to be dropped; its
+        // fields are plain integer arrays and a usize (no references, no heap,
+        // no Drop of their own), for which all-zero bytes are valid.
+        unsafe { zeroize::zeroize_flat_type(self as *mut Self) };
     }
 }
 
