@@ -576,6 +576,17 @@ macro_rules! for_d {
     }};
 }
 
+/// [`for_d!`] for the register kernels, j up to `REG_MAX_D` only: their
+/// steps nest two of these, and 21 x 21 arms instead of 40 x 40 keep the
+/// source the compiler has to fold small (the build with fuzzing
+/// instrumentation took minutes longer with the longer list).
+macro_rules! for_reg {
+    ($d:expr, |$j:ident| $body:block) => {
+        for_d!(@list $d, $j, $body, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20])
+    };
+}
+const _: () = assert!(REG_MAX_D < 21, "for_reg! covers j up to 20");
+
 /// [`amm`] with the position window in registers: the steps of the module
 /// documentation (operand scanning), position i + j of step i in
 /// accumulator i + j. Both loops are unrolled, every accumulator index is
@@ -613,7 +624,7 @@ pub fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8
     let (a0, a1) = (ld!(&a.0[0]), ld!(&a.0[1]));
     let (n0, n1) = (ld!(&m.n.0[0]), ld!(&m.n.0[1]));
     let mut acc = [zero; 2 * MAX_D + 2];
-    for_d!(D, |I| {
+    for_reg!(D, |I| {
         let bi = ld!(&b.0[I]);
         let x = _mm512_madd52lo_epu64(acc[I], a0, bi);
         // Position i + 1's terms that do not wait for the quotient digit.
@@ -626,7 +637,7 @@ pub fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8
         acc[I + 1] = _mm512_add_epi64(p1, q1);
         // Positions i + 2 ..= i + D, the rows read from memory at every step.
         let (arows, nrows) = (super::ifma::opaque(a, I), super::ifma::opaque(&m.n, I));
-        for_d!(D, |J| {
+        for_reg!(D, |J| {
             if J >= 1 {
                 let (aj, nj) = (ld!(&arows.0[J]), ld!(&nrows.0[J]));
                 let mut hi = _mm512_madd52hi_epu64(acc[I + J + 1], aj, bi);
@@ -642,7 +653,7 @@ pub fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8
     });
     // Positions D..2D-1, carried digit by digit.
     let mut c = zero;
-    for_d!(D, |J| {
+    for_reg!(D, |J| {
         let v = _mm512_add_epi64(acc[D + J], c);
         c = _mm512_srli_epi64::<52>(v);
         // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
@@ -717,7 +728,7 @@ pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch:
     // varying length per column, whose exits the branch predictor misses).
     // 2D <= 40 columns, which `for_d!` covers.
     for_d!(2 * D, |K| {
-        for_d!(D, |I| {
+        for_reg!(D, |I| {
             if 2 * I < K && K < D + I {
                 let (x, y) = (ld!(&a.0[I]), ld!(&a.0[K - I]));
                 lo[I % 2] = _mm512_madd52lo_epu64(lo[I % 2], x, y);
@@ -737,12 +748,12 @@ pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch:
     let mut acc = [zero; 2 * MAX_D + 2];
     {
         let sqr_rows = super::ifma::opaque(&*sq, 0);
-        for_d!(D + 1, |J| {
+        for_reg!(D + 1, |J| {
             acc[J] = sqr_rows[J];
         });
     }
     let mut y = _mm512_madd52lo_epu64(zero, acc[0], k0);
-    for_d!(D, |I| {
+    for_reg!(D, |I| {
         let x = acc[I];
         let c = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, mask));
         let q1 = _mm512_madd52lo_epu64(c, n1, y);
@@ -751,7 +762,7 @@ pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch:
         // The next quotient digit, as soon as its position is complete.
         let y_next = _mm512_madd52lo_epu64(zero, acc[I + 1], k0);
         let nrows = super::ifma::opaque(&m.n, I);
-        for_d!(D, |J| {
+        for_reg!(D, |J| {
             if J >= 1 {
                 let nj = ld!(&nrows.0[J]);
                 acc[I + J + 1] = _mm512_madd52hi_epu64(acc[I + J + 1], nj, y);
@@ -766,7 +777,7 @@ pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch:
         y = y_next;
     });
     let mut c = zero;
-    for_d!(D, |J| {
+    for_reg!(D, |J| {
         let v = _mm512_add_epi64(acc[D + J], c);
         c = _mm512_srli_epi64::<52>(v);
         // SAFETY: the row is 64 bytes inside a 64-byte aligned `Mb8`.
