@@ -195,9 +195,10 @@ impl<const NR: usize> DualMod<NR> {
 
 impl<const NR: usize> Drop for DualMod<NR> {
     fn drop(&mut self) {
-        // Every byte, the padding included: the 56 bytes between `d` and the
-        // 64-byte aligned `nsh` are copied with the struct when it moves (into
-        // a Box, say) and can hold stale digits of a prime from the stack.
+        // Every byte, the padding included: the usize `d` among 64-byte
+        // aligned rows leaves 56 bytes of padding, which are copied with the
+        // struct when it moves (into a Box, say) and can hold stale digits of
+        // a prime from the stack.
         // SAFETY: `self` is exclusively borrowed and about to be dropped; its
         // fields are plain integer arrays and a usize (no references, no heap,
         // no Drop of their own), for which all-zero bytes are valid.

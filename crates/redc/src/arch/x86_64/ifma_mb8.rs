@@ -752,15 +752,13 @@ pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch:
             acc[J] = sqr_rows[J];
         });
     }
-    let mut y = _mm512_madd52lo_epu64(zero, acc[0], k0);
     for_reg!(D, |I| {
         let x = acc[I];
+        let y = _mm512_madd52lo_epu64(zero, x, k0);
         let c = _mm512_srli_epi64::<52>(_mm512_add_epi64(x, mask));
         let q1 = _mm512_madd52lo_epu64(c, n1, y);
         let p1 = _mm512_madd52hi_epu64(acc[I + 1], n0, y);
         acc[I + 1] = _mm512_add_epi64(p1, q1);
-        // The next quotient digit, as soon as its position is complete.
-        let y_next = _mm512_madd52lo_epu64(zero, acc[I + 1], k0);
         let nrows = super::ifma::opaque(&m.n, I);
         for_reg!(D, |J| {
             if J >= 1 {
@@ -774,7 +772,6 @@ pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch:
         // Position i + D + 1 of the square enters (row 2D is zero).
         let sqr_rows = super::ifma::opaque(&*sq, I + 1);
         acc[I + D + 1] = sqr_rows[I + D + 1];
-        y = y_next;
     });
     let mut c = zero;
     for_reg!(D, |J| {
