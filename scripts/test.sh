@@ -41,13 +41,27 @@ for kernel in adx ifma-sqr ifma-mul; do
     echo "test.sh: REDC_KERNEL=$kernel" >&2
     REDC_KERNEL=$kernel cargo test --locked -p redc --test rsa_core --test exp_oracle --test arch_ifma --lib
 done
-# Constant-time audit of the private operation under valgrind memcheck
-# (secrets marked undefined; any branch or address on them fails it).
-bash scripts/ct_audit.sh portable
+# The constant-time harnesses (profile ct, below) build beside the fuzz
+# build: the two use separate target directories, and each spends a minute
+# or more in rustc's single-threaded front end on redc, so on CI's two cores
+# side by side takes about two minutes less than one after the other.
+ct_log="$(mktemp)"
+cargo build --quiet --locked --profile ct -p redc --example ct_audit --example ct_timing \
+    >"$ct_log" 2>&1 &
+ct_build=$!
+trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log"' EXIT
 # Fuzzing: every cargo-fuzz target of fuzz/ for a short bounded time (nightly
 # and cargo-fuzz are installed when absent); a crash fails the run and leaves
 # its input in fuzz/regressions/<target>/, which the cargo test above replays.
 bash scripts/fuzz.sh "${REDC_FUZZ_SECONDS:-8}"
+if ! wait "$ct_build"; then
+    cat "$ct_log" >&2
+    echo "test.sh: building the constant-time harnesses (profile ct) failed" >&2
+    exit 1
+fi
+# Constant-time audit of the private operation under valgrind memcheck
+# (secrets marked undefined; any branch or address on them fails it).
+bash scripts/ct_audit.sh portable
 # Timing test of the private operation, PKCS#1 v1.5 and OAEP decryption on
 # the kernels this CPU dispatches to (short form: 10^4 samples per class,
 # RSA-2048; a pair over |t| = 4.5 is re-run once before it fails).
