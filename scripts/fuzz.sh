@@ -8,7 +8,9 @@
 # `cargo install cargo-fuzz --locked` when absent. Each target starts from
 # the committed seed corpus fuzz/seeds/TARGET plus the working corpus
 # fuzz/corpus/TARGET (not committed; it grows from run to run). Built with
-# debug assertions and overflow checks (cargo fuzz -a).
+# debug assertions and overflow checks (cargo fuzz -a) and the sanitizer
+# REDC_FUZZ_SANITIZER (cargo fuzz -s: address by default; none, for the
+# short run of scripts/test.sh, see there).
 #
 # A crash, a timeout (one input over 10 s) or running out of memory fails the
 # target: libFuzzer's input is copied to fuzz/regressions/TARGET/, which
@@ -27,6 +29,7 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
 fi
 shift
 targets=("$@")
+sanitizer="${REDC_FUZZ_SANITIZER:-address}"
 [ ${#targets[@]} -gt 0 ] || targets=(private_key public_key verify decrypt cli_args)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
@@ -43,9 +46,9 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked >/dev/null
 fi
 
-echo "fuzz.sh: building ${targets[*]} (nightly, sanitizer, debug assertions)"
+echo "fuzz.sh: building ${targets[*]} (nightly, sanitizer: $sanitizer, debug assertions)"
 for t in "${targets[@]}"; do
-    if ! out=$(cargo +nightly fuzz build -a "$t" 2>&1); then
+    if ! out=$(cargo +nightly fuzz build -a -s "$sanitizer" "$t" 2>&1); then
         echo "$out" | tail -n 30 >&2
         echo "fuzz.sh: building $t failed" >&2
         exit 2
@@ -58,7 +61,7 @@ for t in "${targets[@]}"; do
     log="artifacts/$t/last-run.log"
     rm -f "artifacts/$t"/crash-* "artifacts/$t"/timeout-* "artifacts/$t"/oom-* "artifacts/$t"/leak-*
     status=0
-    cargo +nightly fuzz run -a "$t" "corpus/$t" "seeds/$t" -- \
+    cargo +nightly fuzz run -a -s "$sanitizer" "$t" "corpus/$t" "seeds/$t" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         >"$log" 2>&1 || status=$?
     runs=$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
