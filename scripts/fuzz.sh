@@ -29,8 +29,8 @@ if ! [[ "$seconds" =~ ^[1-9][0-9]*$ ]]; then
 fi
 shift
 targets=("$@")
-sanitizer="${REDC_FUZZ_SANITIZER:-address}"
 [ ${#targets[@]} -gt 0 ] || targets=(private_key public_key verify decrypt cli_args)
+sanitizer="${REDC_FUZZ_SANITIZER:-address}"
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
     if command -v rustup >/dev/null 2>&1; then
