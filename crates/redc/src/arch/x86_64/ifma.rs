@@ -60,9 +60,13 @@
 //! into `wa`, which is doubled where it is read (in 64-bit lanes: doubling
 //! there is not limited by IFMA's 52-bit inputs), the diagonal lo/hi(a_i^2)
 //! into `wn`. Registers wholly below the diagonal are skipped, so the a part
-//! costs about half. [`sqr_dual`] uses it where the caller chose it (by
-//! request or by a calibration per register count: which of the two is
-//! faster differs between CPUs).
+//! costs about half. A square also issues each step's N part one step late
+//! (after the next step's chain), so the bracket of x0_{i+1} takes that
+//! part's two terms there, lo(n2 y_{i-1}) + hi(n1 y_{i-1}), from two IFMAs of
+//! its own (`amm_dual` gives the order and its measurements). [`sqr_dual`]
+//! uses the dedicated squaring where the caller chose it (by request or by a
+//! calibration per register count: which of the two is faster differs
+//! between CPUs).
 //!
 //! # Lane bound (no overflow of the 64-bit lanes)
 //!
@@ -374,11 +378,14 @@ macro_rules! a_part {
     }};
 }
 
-/// The quotient chain and the N part of step i = 4 g + S. Its A part was
-/// issued before the previous step's N part (see `amm_dual`), so that the
-/// chain's instructions are older than the next A part's and win the ports.
-macro_rules! chain_n {
-    ($S:literal, $g:expr, $st:ident, $src:expr, $m:expr, $nr:expr, $sqr:expr) => {{
+/// The quotient chain of step i = 4 g + S: y_i, and position i + 1 in full
+/// (X_{i+1}). Its A part was issued before it (see `amm_dual`). In a product
+/// the N part of step i - 1 was issued before it too, so the bracket read
+/// here holds that part's terms at position i + 1; in a square that N part
+/// comes after this chain (the order `amm_dual` describes), and its two
+/// terms at position i + 1 are computed here from y_{i-1}.
+macro_rules! chain {
+    ($S:literal, $g:expr, $st:ident, $src:expr, $nr:expr, $sqr:expr) => {{
         const S: usize = $S;
         let g: usize = $g;
         let i = 4 * g + S;
@@ -393,7 +400,8 @@ macro_rules! chain_n {
         // x0 = H 2^52 + L, and L + lo(n0 y) is 0 or 2^52, the latter exactly when
         // L != 0; so the carry is H + [L != 0] = (x0 + 2^52 - 1) >> 52 = X >> 52.
         $st.c = _mm512_srli_epi64::<52>(x);
-        // Position i + 1 as accumulated so far (this step's a part, earlier y's).
+        // Position i + 1 as accumulated so far: this step's a part, and the n
+        // parts of steps up to i - 2 (step i - 1's is issued after this chain).
         const SLOT: usize = (S + 1) / 4;
         const PAIR: i32 = (((S + 1) % 4) * 0x55) as i32;
         let wa = if $sqr {
@@ -402,25 +410,56 @@ macro_rules! chain_n {
             $st.wa[SLOT]
         };
         let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
-        let mut rb = _mm512_shuffle_i64x2::<PAIR>(reg, reg);
-        // The next step's a part at position i + 1 (a product only; zero for a
-        // square), computed apart so that it adds one add, not an IFMA, to the path.
-        if !$sqr && i + 1 < 4 * $nr {
-            rb = _mm512_add_epi64(rb, _mm512_madd52lo_epu64(zero, $st.a0, bcast_digit!($src, i + 1)));
-        }
+        let rb = _mm512_shuffle_i64x2::<PAIR>(reg, reg);
+        // Step i - 1's n part at position i + 1, lo(n2 y_{i-1}) + hi(n1 y_{i-1})
+        // (zero for i = 0: y_prev starts at zero), with the next step's a part
+        // at position i + 1 (a product only; zero for a square) on top. All of
+        // it waits on y_{i-1} only, which is 10 cycles older than y_i.
+        let rb = if $sqr {
+            _mm512_add_epi64(
+                rb,
+                _mm512_madd52hi_epu64(
+                    _mm512_madd52lo_epu64(zero, $st.n2, $st.y_prev),
+                    $st.n1,
+                    $st.y_prev,
+                ),
+            )
+        } else if i + 1 < 4 * $nr {
+            _mm512_add_epi64(rb, _mm512_madd52lo_epu64(zero, $st.a0, bcast_digit!($src, i + 1)))
+        } else {
+            rb
+        };
         // Position i + 1 in full: + lo(n1 y) + hi(n0 y) + carry. The carry enters as
         // an addend, which the IFMA needs only after y; no add waits on the chain but one.
         $st.x0 = _mm512_add_epi64(
             _mm512_madd52lo_epu64(rb, $st.n1, y),
             _mm512_madd52hi_epu64($st.c, $st.n0, y),
         );
-        // N part: n_j y_i at positions i + j and i + j + 1.
+        $st.y_prev = y;
+    }};
+}
+
+/// The N part of step i = 4 g + S with its quotient digit `y`: n_j y_i at
+/// positions i + j (lo) and i + j + 1 (hi). `$off` = -1 (only for S = 3, a
+/// square's N part issued after the next group's first chain) writes one
+/// slot down: the window has slid since step i, and slot 0 of step i's
+/// window, whose only term here is lo(n0 y_i) at position i, is dropped
+/// (that position is finished; its carry is in the chain).
+macro_rules! n_part {
+    ($S:literal, $off:literal, $st:ident, $y:expr, $m:expr, $nr:expr) => {{
+        const S: usize = $S;
+        let y = $y;
         for_r!($nr, |r| {
-            if !(S == 0 && r == $nr) {
-                $st.wn[r] = _mm512_madd52lo_epu64($st.wn[r], ld!($m.nsh.row(S, r)), y);
-            }
-            if !(S == 3 && r == 0) {
-                $st.wn[r] = _mm512_madd52hi_epu64($st.wn[r], ld!($m.nsh.row(S + 1, r)), y);
+            if $off == 0 {
+                if !(S == 0 && r == $nr) {
+                    $st.wn[r] = _mm512_madd52lo_epu64($st.wn[r], ld!($m.nsh.row(S, r)), y);
+                }
+                if !(S == 3 && r == 0) {
+                    $st.wn[r] = _mm512_madd52hi_epu64($st.wn[r], ld!($m.nsh.row(S + 1, r)), y);
+                }
+            } else if r > 0 {
+                $st.wn[r - 1] = _mm512_madd52lo_epu64($st.wn[r - 1], ld!($m.nsh.row(S, r)), y);
+                $st.wn[r - 1] = _mm512_madd52hi_epu64($st.wn[r - 1], ld!($m.nsh.row(S + 1, r)), y);
             }
         });
     }};
@@ -439,6 +478,9 @@ struct State<const NR: usize> {
     k0: __m512i,
     n0: __m512i,
     n1: __m512i,
+    n2: __m512i,
+    /// y of the previous step (zero before step 0).
+    y_prev: __m512i,
     mask52: __m512i,
     /// The squaring's lane masks (lane pairs above pair e, and pair e),
     /// hidden from the compiler (`opaque_mask`) so that it keeps them in
@@ -476,6 +518,8 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
         k0: ld!(&m.k0.0[0]),
         n0: bcast_digit!(m.n, 0),
         n1: bcast_digit!(m.n, 1),
+        n2: bcast_digit!(m.n, 2),
+        y_prev: zero,
         mask52: _mm512_set1_epi64(MASK as i64),
         above: core::array::from_fn(|e| opaque_mask((0xffu16 << (2 * (e + 1))) as u8)),
         pair: core::array::from_fn(|e| opaque_mask(0b11 << (2 * e))),
@@ -484,18 +528,48 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
     // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
     st.x0 = _mm512_madd52lo_epu64(st.mask52, st.a0, bcast_digit!(src, 0));
     a_part!(0, 0, 0, st, ash, src, NR, SQR);
-    // Program order per step i: the chain of i, the A part of i + 1, the N
-    // part of i. The A part of i + 1 does not wait for y_i; issued after the
-    // chain, it cannot take the chain's ports first.
+    // Program order per step i of a product: the chain of i, its N part, the
+    // A part of i + 1 (which does not wait for y_i; issued after the chain,
+    // it cannot take the chain's ports first). Of a square: the chain of i,
+    // the N part of i - 1, the A part of i + 1; the N part of a group's last
+    // step is issued after the window slid (one slot down), the last one
+    // after the loop. The square's order costs two IFMAs per step (`chain!`)
+    // and keeps the IFMAs that wait on y_{i-1} younger than the chain of i,
+    // so they cannot take the ports ahead of it (schedulers pick the oldest
+    // ready instruction; that this is why it helps is our reading, not a
+    // port-counter measurement: the guests have no PMU). Measured on AMD
+    // Zen 5 (family 26 model 2), `kernel_bench dual`, three interleaved
+    // runs: the dedicated 20-digit square 78-81 ns against 83-86 in the
+    // product's order; `kernel_bench sqr` 5-10% faster at 4 to 32 digits, the
+    // same at 36 and 40. The product in the square's order measured no
+    // faster at 20 digits (88-91 against 87-90 ns) and 1-2% slower at 32 and
+    // 40, so products keep theirs. Whether a square runs dedicated or as a
+    // product is calibrated per register count (`super::dedicated_sqr`), so
+    // a CPU where this order loses falls back to the product.
+    // `$late` is the N part a square issues after the chain of step `$S`:
+    // that of step S - 1 (for S = 0, the previous group's last step).
+    macro_rules! step {
+        ($S:literal, $g:expr, $m:ident, |$y:ident| $late:block) => {{
+            let $y = st.y_prev;
+            chain!($S, $g, st, src, NR, SQR);
+            if !SQR {
+                n_part!($S, 0, st, st.y_prev, $m, NR);
+            } else $late
+        }};
+    }
     macro_rules! group {
         ($g:expr, $m:ident) => {{
-            chain_n!(0, $g, st, src, $m, NR, SQR);
+            step!(0, $g, $m, |y| {
+                if $g > 0 {
+                    n_part!(3, -1, st, y, $m, NR);
+                }
+            });
             a_part!(1, $g, 0, st, ash, src, NR, SQR);
-            chain_n!(1, $g, st, src, $m, NR, SQR);
+            step!(1, $g, $m, |y| { n_part!(0, 0, st, y, $m, NR) });
             a_part!(2, $g, 0, st, ash, src, NR, SQR);
-            chain_n!(2, $g, st, src, $m, NR, SQR);
+            step!(2, $g, $m, |y| { n_part!(1, 0, st, y, $m, NR) });
             a_part!(3, $g, 0, st, ash, src, NR, SQR);
-            chain_n!(3, $g, st, src, $m, NR, SQR);
+            step!(3, $g, $m, |y| { n_part!(2, 0, st, y, $m, NR) });
             if $g + 1 < NR {
                 a_part!(0, $g + 1, 1, st, ash, src, NR, SQR);
             }
@@ -556,6 +630,11 @@ pub fn amm_dual<const NR: usize, const SQR: bool>(
             }
             slide!();
         }
+    }
+    if SQR {
+        // The last step's N part (the window has slid past its group).
+        let m_last = rows(NR - 1);
+        n_part!(3, -1, st, st.y_prev, m_last, NR);
     }
     // Positions d..2d-1, plus the carry out of position d - 1.
     let mut res = [zero; NR];
