@@ -1,0 +1,116 @@
+/* The ceilings of this CPU that the IFMA kernels are designed against:
+ * core clock, VPMADD52LUQ throughput and latency (zmm, ymm), the latency of
+ * the vector operations on a quotient chain, the cost of zmm adds beside
+ * IFMA, and MULX throughput. Run it with `bash scripts/cpu_ceilings.sh`;
+ * docs/BENCHMARKS.md holds the figures per CPU and the floors derived from
+ * them.
+ *
+ * Method: every figure is the best of 5 timed runs of an unrolled loop of
+ * one instruction kind (a benchmark tool, not library code). The core clock
+ * comes from a chain of dependent 64-bit adds, one cycle each on every
+ * x86-64 core, so "cycles" below are core cycles, not TSC ticks.
+ * Throughput with k accumulators: k independent dependency chains, each
+ * one instruction per iteration; latency: one chain.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+#define ITERS 10000000L
+#define REPS 5
+
+static double ghz;
+
+/* Best seconds over REPS runs of the statement given (ITERS iterations). */
+#define BEST(...)                                                             \
+    ({                                                                        \
+        double best_ = 1e9;                                                   \
+        for (int r_ = 0; r_ < REPS; r_++) {                                   \
+            double t_ = now();                                                \
+            __VA_ARGS__;                                                      \
+            t_ = now() - t_;                                                  \
+            if (t_ < best_) best_ = t_;                                       \
+        }                                                                     \
+        best_;                                                                \
+    })
+
+#define VREGS                                                                 \
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",  \
+        "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",        \
+        "xmm16", "xmm17", "xmm18"
+
+/* `per` instructions per iteration of `ins`; prints instructions per cycle
+ * and cycles per instruction. */
+#define VLOOP(name, per, ins)                                                 \
+    do {                                                                      \
+        double s_ = BEST({                                                    \
+            long n_ = ITERS;                                                  \
+            __asm__ volatile("vpxorq %%zmm17, %%zmm17, %%zmm17\n"             \
+                             "vpxorq %%zmm18, %%zmm18, %%zmm18\n"             \
+                             "1:\n" ins "dec %0\n jnz 1b\n"                   \
+                             : "+r"(n_)::VREGS);                              \
+        });                                                                   \
+        double cyc_ = s_ * ghz * 1e9 / ((double)(per) * ITERS);               \
+        printf("%-44s %6.2f per cycle  %6.2f cycles each\n", name, 1 / cyc_, \
+               cyc_);                                                         \
+    } while (0)
+
+#define Z(i) "vpmadd52luq %%zmm17, %%zmm18, %%zmm" #i "\n"
+#define Y(i) "vpmadd52luq %%ymm17, %%ymm18, %%ymm" #i "\n"
+#define ADD(i) "vpaddq %%zmm17, %%zmm" #i ", %%zmm" #i "\n"
+#define Z4(a, b, c, d) Z(a) Z(b) Z(c) Z(d)
+#define Y4(a, b, c, d) Y(a) Y(b) Y(c) Y(d)
+
+int main(void) {
+    double s = BEST({
+        long n = ITERS * 10, x = 0;
+        __asm__ volatile("1:\n .rept 16\n add $1, %0\n .endr\n dec %1\n jnz 1b\n"
+                         : "+r"(x), "+r"(n));
+    });
+    ghz = 16.0 * ITERS * 10 / s / 1e9;
+    printf("core clock (16 dependent adds per iteration): %.2f GHz\n\n", ghz);
+
+    VLOOP("zmm IFMA latency (1 chain)", 1, Z(1));
+    VLOOP("zmm IFMA, 4 accumulators", 4, Z4(1, 2, 3, 4));
+    VLOOP("zmm IFMA, 8 accumulators", 8, Z4(1, 2, 3, 4) Z4(5, 6, 7, 8));
+    VLOOP("zmm IFMA, 12 accumulators", 12,
+          Z4(1, 2, 3, 4) Z4(5, 6, 7, 8) Z4(9, 10, 11, 12));
+    VLOOP("zmm IFMA, 16 accumulators", 16,
+          Z4(1, 2, 3, 4) Z4(5, 6, 7, 8) Z4(9, 10, 11, 12) Z4(13, 14, 15, 16));
+    VLOOP("ymm IFMA, 8 accumulators", 8, Y4(1, 2, 3, 4) Y4(5, 6, 7, 8));
+    VLOOP("ymm IFMA, 16 accumulators", 16,
+          Y4(1, 2, 3, 4) Y4(5, 6, 7, 8) Y4(9, 10, 11, 12) Y4(13, 14, 15, 16));
+    /* IFMA beside adds: the figure is all instructions per cycle; with the
+     * adds free it would be 3.0 (8 + 4) and 4.0 (8 + 8) at 2 IFMAs a cycle. */
+    VLOOP("8 zmm IFMA + 4 zmm VPADDQ (all instructions)", 12,
+          Z4(1, 2, 3, 4) Z4(5, 6, 7, 8) ADD(9) ADD(10) ADD(11) ADD(12));
+    VLOOP("8 zmm IFMA + 8 zmm VPADDQ (all instructions)", 16,
+          Z4(1, 2, 3, 4) Z4(5, 6, 7, 8) ADD(9) ADD(10) ADD(11) ADD(12)
+              ADD(13) ADD(14) ADD(15) ADD(16));
+    /* Latencies of the quotient chain's vector operations (one chain). */
+    VLOOP("zmm VPADDQ latency", 1, ADD(1));
+    VLOOP("zmm VPSRLQ latency", 1, "vpsrlq $1, %%zmm1, %%zmm1\n");
+    VLOOP("zmm VSHUFI64X2 latency", 1, "vshufi64x2 $0x55, %%zmm1, %%zmm1, %%zmm1\n");
+    VLOOP("zmm VALIGNQ latency", 1, "valignq $2, %%zmm1, %%zmm1, %%zmm1\n");
+    VLOOP("zmm IFMA + VPADDQ chain (per pair)", 1, Z(1) ADD(1));
+    VLOOP("zmm IFMA + VSHUFI64X2 chain (per pair)", 1,
+          Z(1) "vshufi64x2 $0x55, %%zmm1, %%zmm1, %%zmm1\n");
+
+    s = BEST({
+        long n = ITERS;
+        __asm__ volatile("1:\n .rept 8\n mulx %%rbx, %%r8, %%r9\n mulx %%rbx, %%r10, %%r11\n .endr\n"
+                         " dec %0\n jnz 1b\n"
+                         : "+r"(n)
+                         : "d"(3L), "b"(5L)
+                         : "r8", "r9", "r10", "r11");
+    });
+    printf("%-44s %6.2f per cycle\n", "MULX 64x64->128 (independent)",
+           16.0 * ITERS / (s * ghz * 1e9));
+    return 0;
+}
