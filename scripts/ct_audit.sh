@@ -72,10 +72,11 @@ log, mode, rc, root = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 # Documented public-length sites: (function, source-line regex, reason). The
 # report's innermost redc frame must be in that function on a line matching.
 PUBLIC_LENGTH = [
-    ("prefix_vec", r"out\.truncate\(len\)",
-     "a decoder's returned message (OAEP after its one decision, implicit rejection's "
-     "real or synthetic one): setting its length, public once returned (truncate's "
-     "never-taken check; allocation, copy and wipe cover the whole buffer)"),
+    ("eme_oaep_decode", r"\.\.msg_len\]",
+     "OAEP: the message returned after the one final decision; its length is public"),
+    ("eme_pkcs1v15_decode_implicit", r"out\.truncate\(len\)",
+     "implicit rejection: setting the returned message's length (public once returned; "
+     "truncate's never-taken check; allocation, copy and wipe cover all k bytes)"),
 ]
 
 VG = re.compile(r"^==(\d+)== ?(.*)$")

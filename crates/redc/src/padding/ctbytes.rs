@@ -53,24 +53,6 @@ pub(crate) fn shift_left(buf: &mut [u8], shift: usize) {
     }
 }
 
-/// The first `len` bytes of `buf` (a secret `len <= buf.len()`, public once
-/// returned) as a vector whose allocation, copy and wiping (`Zeroizing`
-/// wipes the capacity) do not depend on `len`: `buf.len()` bytes are
-/// allocated and copied, those from `len` on cleared with masks, and only
-/// then is the length set. (A copy of the prefix alone allocates nothing
-/// for an empty one and `len` bytes otherwise: a timing test told an empty
-/// implicit-rejection result from a 48-byte one on AMD Zen 5.)
-pub(crate) fn prefix_vec(buf: &[u8], len: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(buf.len());
-    for (i, &b) in buf.iter().enumerate() {
-        out.push(select_u8(lt(i, len), b, 0));
-    }
-    // The only step that reads `len` with a branch: `truncate`'s check
-    // `len > out.len()`, never taken.
-    out.truncate(len);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,15 +82,5 @@ mod tests {
         assert!(!bytes_eq(b"abc", b"abd").leak_bool());
         assert_eq!(select_usize(Mask::TRUE, 1, 2), 1);
         assert_eq!(select_u8(Mask::FALSE, 1, 2), 2);
-    }
-
-    #[test]
-    fn prefix_vec_is_the_prefix_with_the_whole_capacity() {
-        let buf: Vec<u8> = (1..=40).collect();
-        for len in [0, 1, 17, 39, 40] {
-            let v = prefix_vec(&buf, len);
-            assert_eq!(v, buf[..len], "len {len}");
-            assert!(v.capacity() >= buf.len(), "len {len}: capacity {}", v.capacity());
-        }
     }
 }

@@ -23,7 +23,7 @@ use hmac::{KeyInit, Mac};
 use sha2::Digest;
 use zeroize::Zeroizing;
 
-use super::ctbytes::{lt, prefix_vec, select_u8, select_usize, shift_left};
+use super::ctbytes::{lt, select_u8, select_usize, shift_left};
 use super::pkcs1v15::check_type2;
 use crate::ct::Mask;
 
@@ -149,9 +149,19 @@ pub fn eme_pkcs1v15_decode_implicit(em: &[u8], k: usize, kdk: &[u8; 32]) -> Vec<
         *b = select_u8(good, *b, *s);
     }
     shift_left(&mut buf, start);
-    // The result's allocation, copy and wiping do not depend on its length
-    // (`prefix_vec`).
-    prefix_vec(&buf, k - start)
+    // The result's allocation, copy and (with `Zeroizing`) wiping do not
+    // depend on its length: k bytes are allocated and copied whatever the
+    // length, those past it cleared with masks, and only then is the length
+    // set. A copy of the message alone allocated nothing for an empty
+    // message, and `ct_timing` told that class from a 48-byte message on AMD
+    // Zen 5 (family 26 model 2): |t| 9.7, then 18.6 on the re-run.
+    let len = k - start;
+    let mut out = Vec::with_capacity(k);
+    for (i, &b) in buf.iter().enumerate() {
+        out.push(select_u8(lt(i, len), b, 0));
+    }
+    out.truncate(len);
+    out
 }
 
 /// One-stop implicit-rejection decryption decoding: derives the KDK from

@@ -4,7 +4,7 @@ use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
 use super::PaddingError;
-use super::ctbytes::{bytes_eq, eq_u8, prefix_vec, select_usize, shift_left};
+use super::ctbytes::{bytes_eq, eq_u8, select_usize, shift_left};
 use super::mgf1::mgf1_xor;
 use crate::ct::Mask;
 use crate::hash::HashAlg;
@@ -173,9 +173,7 @@ pub fn eme_oaep_decode_mgf1(
     let msg_len = ps_and_msg.len() - msg_start;
     // The one decision.
     if good.leak_bool() {
-        // Its length is public once returned, but the time must not tell it
-        // (`prefix_vec`).
-        Ok(prefix_vec(ps_and_msg, msg_len))
+        Ok(ps_and_msg[..msg_len].to_vec())
     } else {
         Err(PaddingError::Decryption)
     }
