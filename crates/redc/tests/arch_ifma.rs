@@ -395,6 +395,27 @@ fn dual_key_both_squarings_match_bigint() {
             let got = key.pow_secret_with_sqr(&limbs(&bp, s), &ep, &limbs(&bq, s), &eq, dedicated);
             assert_eq!(got, want, "{b} bits, dedicated squaring {dedicated}");
         }
+        // Blinding factors entering inside the kernel: (b f)^e per half,
+        // factors 1, n - 1 (edge) and random.
+        for (fp, fq) in [
+            (BigUint::one(), BigUint::one()),
+            (&np - 1u8, &nq - 1u8),
+            (rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq)),
+        ] {
+            let got = key.pow_secret_blinded(
+                &limbs(&bp, s),
+                &limbs(&fp, s),
+                &ep,
+                &limbs(&bq, s),
+                &limbs(&fq, s),
+                &eq,
+            );
+            let want = (
+                limbs(&(&bp * &fp % &np).modpow(&big(&ep), &np), s),
+                limbs(&(&bq * &fq % &nq).modpow(&big(&eq), &nq), s),
+            );
+            assert_eq!(got, want, "{b} bits, blinded by {fp:x}, {fq:x}");
+        }
         let e = [65537u64];
         let (gp, gq) = key.pow_public(&limbs(&bp, s), &limbs(&bq, s), &e);
         assert_eq!(gp, limbs(&bp.modpow(&big(&e), &np), s), "public p {b}");
@@ -622,6 +643,31 @@ fn ifma_mb8_pow_matches_bigint() {
             assert_eq!(
                 got[l], want,
                 "mb8 pow lane {l}, {bits} bits, {} digits",
+                mods[l].d
+            );
+        }
+        // With a blinding factor per lane (1, n - 1, random), entering
+        // inside the kernel: (base f)^exp.
+        let factors: Vec<Vec<u64>> = (0..8)
+            .map(|l| match l % 3 {
+                0 => limbs(&BigUint::one(), s),
+                1 => limbs(&(&ns[l] - 1u8), s),
+                _ => limbs(&rng.gen_biguint_below(&ns[l]), s),
+            })
+            .collect();
+        let got = x86::pow_mb8_blinded(
+            core::array::from_fn(|l| &mods[l]),
+            core::array::from_fn(|l| &bases[l][..]),
+            core::array::from_fn(|l| &factors[l][..]),
+            core::array::from_fn(|l| &exps[l][..]),
+        )
+        .unwrap();
+        for l in 0..8 {
+            let blinded = big(&bases[l]) * big(&factors[l]) % &ns[l];
+            let want = limbs(&blinded.modpow(&big(&exps[l]), &ns[l]), s);
+            assert_eq!(
+                got[l], want,
+                "mb8 blinded pow lane {l}, {bits} bits, {} digits",
                 mods[l].d
             );
         }

@@ -78,6 +78,46 @@ impl DualEngine {
         )
     }
 
+    /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`: [`DualEngine::pow_secret`] of
+    /// the bases times the factors (blinding factors; `fp < p`, `fq < q`, in
+    /// each engine's limb count). The dual kernel takes the factors inside
+    /// the exponentiation, in the product that enters the Montgomery
+    /// domain; the other engines multiply first (a Montgomery product by
+    /// x R gives x f).
+    ///
+    /// ```
+    /// use redc::exp::{DualEngine, MontEngine};
+    /// let pair = DualEngine::new(MontEngine::new(&[241]).unwrap(), MontEngine::new(&[251]).unwrap());
+    /// // (7 * 3)^5 mod 241 and (9 * 4)^2 mod 251.
+    /// assert_eq!(pair.pow_secret_blinded(&[7], &[3], &[5], &[9], &[4], &[2]), (vec![21u64.pow(5) % 241], vec![36 * 36 % 251]));
+    /// ```
+    pub fn pow_secret_blinded(
+        &self,
+        bp: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+    ) -> (Vec<u64>, Vec<u64>) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = &self.tables {
+            return t.pow_secret_blinded(bp, fp, ep, bq, fq, eq);
+        }
+        let times = |e: &MontEngine, x: &[u64], f: &[u64]| {
+            let mut ws = e.workspace();
+            let xr = zeroize::Zeroizing::new(e.to_mont(x, &mut ws));
+            let mut out = zeroize::Zeroizing::new(vec![0u64; e.limbs()]);
+            e.mul_into(&mut out, &xr, f, &mut ws);
+            out
+        };
+        let (xp, xq) = (times(&self.p, bp, fp), times(&self.q, bq, fq));
+        (
+            self.p.pow_secret_reduced(&xp, ep),
+            self.q.pow_secret_reduced(&xq, eq),
+        )
+    }
+
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC `exp`: variable time in
     /// `exp` only, constant time in the bases (reduced, in each engine's
     /// limb count).

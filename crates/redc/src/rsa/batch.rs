@@ -253,20 +253,20 @@ fn run_group<R: CryptoRng + ?Sized>(
     let mut blinded = Vec::with_capacity(group.len());
     let mut out = Vec::with_capacity(group.len());
     for (i, c) in group {
-        match ops[*i].0.blind(rng, c) {
+        match ops[*i].0.blind(rng) {
             Ok(b) => blinded.push((*i, c, b)),
             Err(e) => out.push((*i, Outcome::Done(Err(e)))),
         }
     }
     #[cfg(target_arch = "x86_64")]
     {
-        let lanes: Vec<(&super::crt::Crt, &[u64])> = blinded
+        let lanes: Vec<(&super::crt::Crt, &[u64], &super::crt::Halves)> = blinded
             .iter()
-            .map(|(i, _, (cb, _))| (ops[*i].0.crt(), &cb[..]))
+            .map(|(i, c, b)| (ops[*i].0.crt(), &c[..], &b.re))
             .collect();
         if let Some(halves) = super::crt::Crt::pow_private_mb8(&lanes) {
-            for ((i, c, (_, unblind)), (mp, mq)) in blinded.iter().zip(&halves) {
-                let m = ops[*i].0.unblinded(mp, mq, unblind);
+            for ((i, c, b), (mp, mq)) in blinded.iter().zip(&halves) {
+                let m = ops[*i].0.unblinded(mp, mq, &b.unblind);
                 out.push((*i, Outcome::Unchecked(c.to_vec(), m)));
             }
             return out;

@@ -1,6 +1,18 @@
 //! Blinding pairs (r^e, r^-1 mod n) for the private operation, a fresh
 //! uniformly random r for every operation.
 //!
+//! r^e is kept as its residues (r^e mod p, r^e mod q): the exponentiations
+//! take the blinding factor inside the kernel, in the one product that
+//! brings each base into the Montgomery domain
+//! ([`super::crt::Crt::pow_private_blinded`]), so blinding costs no product
+//! mod n, and r^e comes from half-size runs (eight lanes: four r per run).
+//! r itself is drawn below n (whose bit length is public, so the rejection
+//! sampling tells nothing) and reduced mod p and q; drawing the residues
+//! directly would need p's and q's bit lengths in the sampler, and its
+//! rejection rate would tell their top bits. Unblinding stays after
+//! Garner's recombination, mod n, so that recombination only sees blinded
+//! halves.
+//!
 //! An inverse mod n per operation would cost as much as the operation, so
 //! pairs are made in batches with Montgomery's simultaneous-inversion
 //! trick: for random r_1..r_B, form the prefix products P_i = r_1 ... r_i,
@@ -9,8 +21,9 @@
 //! same mod q (Fermat, secret exponents through the constant-time window),
 //! recombined by CRT. Each pair is used once and wiped.
 //!
-//! Cost per operation: r^e (17 products for e = 65537; eight r per run of
-//! the eight-lane kernel where it runs), the walk (where the eight-lane
+//! Cost per operation: r mod p and mod q, r^e (17 half-size products per
+//! prime for e = 65537; four r per run of the eight-lane kernel where it
+//! runs), the walk (where the eight-lane
 //! kernel runs n, RSA-2048 and below: eight chains at once, five eight-lane
 //! products per value and the eight chains' totals through the scalar walk;
 //! else three radix-2^64 products per value), and 1/B of a private
@@ -22,6 +35,7 @@
 //! about 7% of the time to about 2% (docs/BENCHMARKS.md).
 
 use super::Error;
+use super::crt::Halves;
 use super::private::{RsaPrivateKey, Secret, minus_two};
 use crate::limb;
 use rand_core::CryptoRng;
@@ -31,11 +45,17 @@ use zeroize::Zeroizing;
 /// Pairs made by a key's first, second and every later refill.
 const REFILLS: [usize; 3] = [8, 32, 128];
 
-/// Unused pairs (r^e R mod n, r^-1 R mod n), both in Montgomery form,
-/// shared by the threads signing with one key (behind a mutex).
+/// One blinding pair: r^e as its residues (r^e mod p, r^e mod q), plain,
+/// and r^-1 R mod n in n's Montgomery form.
+pub(crate) struct Blind {
+    pub(crate) re: Halves,
+    pub(crate) unblind: Secret,
+}
+
+/// Unused pairs, shared by the threads signing with one key (behind a mutex).
 #[derive(Default)]
 pub(crate) struct BlindingPool {
-    pairs: Vec<(Secret, Secret)>,
+    pairs: Vec<Blind>,
     /// Refills started so far (the first ones are smaller).
     refills: usize,
 }
@@ -50,7 +70,7 @@ impl BlindingPool {
         pool: &Mutex<BlindingPool>,
         key: &RsaPrivateKey,
         rng: &mut R,
-    ) -> Result<(Secret, Secret), Error> {
+    ) -> Result<Blind, Error> {
         let lock = || pool.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let count = {
             let mut pool = lock();
@@ -108,15 +128,19 @@ fn make_pairs<R: CryptoRng + ?Sized>(
     key: &RsaPrivateKey,
     rng: &mut R,
     count: usize,
-) -> Result<Vec<(Secret, Secret)>, Error> {
-    let en = key.public_key().engine();
-    let mut ws = en.workspace();
-    let rs = randoms_below(rng, en.modulus(), count);
-    // r^e eight or four per eight-lane run (see `public_pow_many`).
-    let powers = key.public_pow_many(&rs);
-    let blinds = powers.iter().map(|re| Zeroizing::new(en.to_mont(re, &mut ws)));
+) -> Result<Vec<Blind>, Error> {
+    let crt = key.crt();
+    let rs = randoms_below(rng, key.public_key().engine().modulus(), count);
+    let residues: Vec<Halves> = rs.iter().map(|r| (crt.reduce_p(r), crt.reduce_q(r))).collect();
+    // r^e four per eight-lane run (see `public_pow_halves`).
+    let powers = key.public_pow_halves(&residues);
     let unblinds = inverses_mont(key, &rs)?;
-    Ok(blinds.zip(unblinds).rev().collect())
+    Ok(powers
+        .into_iter()
+        .zip(unblinds)
+        .map(|(re, unblind)| Blind { re, unblind })
+        .rev()
+        .collect())
 }
 
 /// `x^-1 R mod n` for each x (below n, invertible; R = 2^(64 s), the
@@ -234,33 +258,41 @@ mod tests {
         )
     }
 
-    /// Refills make 8, 32, then 128 pairs, and every pair (r^e R, r^-1 R)
-    /// holds inverse blinding factors: r^e (r^-1)^e = 1 mod n, checked with
-    /// num-bigint. A 1024-bit key: its later refills take the eight-lane
-    /// walk where the CPU has IFMA, the scalar walk elsewhere.
+    /// Refills make 8, 32, then 128 pairs, and every pair holds inverse
+    /// blinding factors: (r^e mod p, r^e mod q) and r^-1 R mod n with
+    /// r^e (r^-1)^e = 1 mod p and mod q, checked with num-bigint. A
+    /// 1024-bit key: its later refills take the eight-lane runs and walk
+    /// where the CPU has IFMA, the dual runs and scalar walk elsewhere.
     #[test]
     fn refills_grow_and_every_pair_unblinds() {
         let mut rng = os_rng();
         let key = keygen::generate(1024, 65537, &mut rng).unwrap();
         let en = key.public_key().engine();
         let n = big(en.modulus());
+        let (p, q) = (big(key.crt().p()), big(key.crt().q()));
         let r_inv = {
-            // R^-1 mod n, R = 2^(64 s): the pairs are in Montgomery form.
+            // R^-1 mod n, R = 2^(64 s): the unblinding factor is in Montgomery form.
             let r = BigUint::from(1u8) << (64 * en.limbs());
             r.modinv(&n).unwrap()
         };
         let e = big(key.public_key().e());
         let pool = Mutex::new(BlindingPool::default());
         let mut sizes = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for _ in 0..8 + 32 + 128 + 1 {
             let empty = pool.lock().unwrap().pairs.is_empty();
-            let (blind, unblind) = BlindingPool::take(&pool, &key, &mut rng).unwrap();
+            let blind = BlindingPool::take(&pool, &key, &mut rng).unwrap();
             if empty {
                 sizes.push(pool.lock().unwrap().pairs.len() + 1);
             }
-            let re = big(&blind) * &r_inv % &n;
-            let rinv = big(&unblind) * &r_inv % &n;
-            assert_eq!(re * rinv.modpow(&e, &n) % &n, BigUint::from(1u8));
+            let (rep, req) = (big(blind.re.0.limbs()), big(blind.re.1.limbs()));
+            assert!(rep < p && req < q);
+            let rinv = big(&blind.unblind) * &r_inv % &n;
+            let rinv_e = rinv.modpow(&e, &n);
+            assert_eq!(rep * &rinv_e % &p, BigUint::from(1u8));
+            assert_eq!(req * &rinv_e % &q, BigUint::from(1u8));
+            // A fresh r each time (a repeat among 169 would mean a broken generator).
+            assert!(seen.insert(rinv), "a blinding factor repeated");
         }
         assert_eq!(sizes, REFILLS.iter().chain([&128]).copied().collect::<Vec<_>>());
     }

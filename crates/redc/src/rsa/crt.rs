@@ -84,8 +84,7 @@ impl<M, E> Clone for Elem<M, E> {
     }
 }
 
-/// Both halves of one private exponentiation: (m mod p, m mod q).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+/// Both halves of one value: (m mod p, m mod q).
 pub(crate) type Halves = (Elem<P, Plain>, Elem<Q, Plain>);
 
 /// The CRT parameters of a key with their per-key arithmetic; see the
@@ -180,17 +179,28 @@ impl Crt {
         Elem::new(reduce_below_n(self.engines.q(), self.p.len(), x))
     }
 
-    /// `(x^e mod p, x^e mod q)` for `x < n` (possibly secret) and a public
-    /// exponent `e`: one dual run, constant time in x.
-    pub(crate) fn pow_public(&self, x: &[u64], e: &[u64]) -> (Elem<P, Plain>, Elem<Q, Plain>) {
-        let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
-        let (yp, yq) = self.engines.pow_public(xp.limbs(), xq.limbs(), e);
+    /// `(x_p^e mod p, x_q^e mod q)` for residues `(x_p, x_q)` (possibly
+    /// secret) and a public exponent `e`: one dual run, constant time in x.
+    pub(crate) fn pow_public_halves(&self, x: &Halves, e: &[u64]) -> Halves {
+        let (yp, yq) = self.engines.pow_public(x.0.limbs(), x.1.limbs(), e);
         (Elem::new(yp), Elem::new(yq))
     }
 
-    /// `(x^dP mod p, x^dQ mod q)` for `x < n`: the private exponentiations.
-    pub(crate) fn pow_private(&self, x: &[u64]) -> (Elem<P, Plain>, Elem<Q, Plain>) {
-        self.pow_secret(x, &self.dp, &self.dq)
+    /// `((x f_p)^dP mod p, (x f_q)^dQ mod q)` for `x < n` and a blinding
+    /// factor's residues f = (f_p, f_q): the private exponentiations of the
+    /// blinded input x f mod n, with the blinding inside the kernel's entry
+    /// into the Montgomery domain ([`DualEngine::pow_secret_blinded`]).
+    pub(crate) fn pow_private_blinded(&self, x: &[u64], f: &Halves) -> Halves {
+        let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
+        let (mp, mq) = self.engines.pow_secret_blinded(
+            xp.limbs(),
+            f.0.limbs(),
+            &self.dp,
+            xq.limbs(),
+            f.1.limbs(),
+            &self.dq,
+        );
+        (Elem::new(mp), Elem::new(mq))
     }
 
     /// `(x^ep mod p, x^eq mod q)` for `x < n` and secret exponents
@@ -203,15 +213,16 @@ impl Crt {
 
     /// Up to four private exponentiations at once on the eight-lane kernel
     /// (lanes 2k and 2k + 1: p and q of operation k, whose key may differ
-    /// from the others'): `(x_k^dP mod p_k, x_k^dQ mod q_k)` for each
-    /// `(crt_k, x_k)`, `x_k < n_k`. None where that kernel does not run: no
+    /// from the others'): `((x_k f_k)^dP mod p_k, (x_k f_k)^dQ mod q_k)` for
+    /// each `(crt_k, x_k, f_k)`, `x_k < n_k`, f_k a blinding factor's residues
+    /// (entering inside the kernel, as in [`Crt::pow_private_blinded`]). None where that kernel does not run: no
     /// IFMA, primes of different digit counts, or more than four operations.
     /// Unused lanes repeat operation 0 and are discarded. Constant time in
     /// every lane's base, exponent and prime; the exponents' limb counts
     /// (public) are zero-extended to the longest.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn pow_private_mb8(ops: &[(&Crt, &[u64])]) -> Option<Vec<Halves>> {
-        let width = ops.iter().map(|(c, _)| c.dp.len().max(c.dq.len())).max()?;
+    pub(crate) fn pow_private_mb8(ops: &[(&Crt, &[u64], &Halves)]) -> Option<Vec<Halves>> {
+        let width = ops.iter().map(|(c, _, _)| c.dp.len().max(c.dq.len())).max()?;
         let padded = |e: &[u64]| {
             let mut v = Zeroizing::new(vec![0u64; width]);
             v[..e.len()].copy_from_slice(e);
@@ -221,32 +232,45 @@ impl Crt {
         let mut exps: Vec<Secret> = Vec::with_capacity(LANES);
         // The lanes of `halves_mb8`: p and q of operation k, unused lanes
         // repeating operation 0.
+        let mut factors: Vec<&[u64]> = Vec::with_capacity(LANES);
         for k in 0..LANES / 2 {
-            let (crt, _) = ops[if k < ops.len() { k } else { 0 }];
+            let (crt, _, f) = ops[if k < ops.len() { k } else { 0 }];
             exps.push(padded(&crt.dp));
             exps.push(padded(&crt.dq));
+            factors.push(f.0.limbs());
+            factors.push(f.1.limbs());
         }
-        Self::halves_mb8(ops, |moduli, bases| {
-            crate::arch::x86_64::pow_mb8(moduli, bases, core::array::from_fn(|l| &exps[l][..]))
+        let reduced: Vec<(&Crt, Halves)> = ops
+            .iter()
+            .map(|(c, x, _)| (*c, (c.reduce_p(x), c.reduce_q(x))))
+            .collect();
+        Self::halves_mb8(&reduced, |moduli, bases| {
+            crate::arch::x86_64::pow_mb8_blinded(
+                moduli,
+                bases,
+                core::array::from_fn(|l| factors[l]),
+                core::array::from_fn(|l| &exps[l][..]),
+            )
         })
     }
 
-    /// [`Crt::pow_private_mb8`] with one public exponent for every lane:
-    /// `(x_k^e mod p_k, x_k^e mod q_k)` (blinding factors r^e). Constant
-    /// time in every base and prime.
+    /// [`Crt::pow_public_halves`] for up to four residue pairs at once on the
+    /// eight-lane kernel, one public exponent for every lane (blinding
+    /// factors r^e). None where that kernel does not run (as
+    /// [`Crt::pow_private_mb8`]). Constant time in every base and prime.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn pow_public_mb8(ops: &[(&Crt, &[u64])], e: &[u64]) -> Option<Vec<Halves>> {
+    pub(crate) fn pow_public_halves_mb8(ops: &[(&Crt, Halves)], e: &[u64]) -> Option<Vec<Halves>> {
         Self::halves_mb8(ops, |moduli, bases| {
             crate::arch::x86_64::pow_public_mb8(moduli, bases, e)
         })
     }
 
     /// The lanes both eight-lane powers share: p and q of operation k in
-    /// lanes 2k and 2k + 1, each base reduced into its prime, unused lanes
+    /// lanes 2k and 2k + 1 with its residues (below p and q), unused lanes
     /// repeating operation 0; `run` gets the eight moduli and bases.
     #[cfg(target_arch = "x86_64")]
     fn halves_mb8(
-        ops: &[(&Crt, &[u64])],
+        ops: &[(&Crt, Halves)],
         run: impl FnOnce(
             [&Modulus52; crate::arch::x86_64::ifma_mb8::LANES],
             [&[u64]; crate::arch::x86_64::ifma_mb8::LANES],
@@ -257,18 +281,18 @@ impl Crt {
             return None;
         }
         let mut moduli: Vec<&Modulus52> = Vec::with_capacity(LANES);
-        let mut bases: Vec<Secret> = Vec::with_capacity(LANES);
+        let mut bases: Vec<&[u64]> = Vec::with_capacity(LANES);
         for k in 0..LANES / 2 {
-            let (crt, x) = ops[if k < ops.len() { k } else { 0 }];
+            let (crt, (xp, xq)) = &ops[if k < ops.len() { k } else { 0 }];
             let (mp, mq) = crt.mb8_moduli()?;
             moduli.push(mp);
             moduli.push(mq);
-            bases.push(crt.reduce_p(x).limbs);
-            bases.push(crt.reduce_q(x).limbs);
+            bases.push(xp.limbs());
+            bases.push(xq.limbs());
         }
         let out = run(
             core::array::from_fn(|l| moduli[l]),
-            core::array::from_fn(|l| &bases[l][..]),
+            core::array::from_fn(|l| bases[l]),
         )?;
         let mut lanes = out.into_iter();
         Some(

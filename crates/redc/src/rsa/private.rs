@@ -17,13 +17,17 @@
 //! and whether the fault check failed (an error is returned and no output is
 //! released).
 //!
-//! Blinding: before the exponentiations the input is multiplied by r^e for a
-//! fresh uniformly random r, and the result by r^-1 after them. The pairs
-//! (r^e, r^-1) come from [`super::blinding`].
+//! Blinding: the exponentiations run on the input times r^e for a fresh
+//! uniformly random r, and the result is multiplied by r^-1 mod n after
+//! Garner's recombination. The input is blinded per half, inside the
+//! kernel: (c mod p)(r^e mod p) is formed by the product that puts the base
+//! in the Montgomery domain, so the exponentiation mod p sees (c r^e mod n)
+//! mod p, as RFC 8017's blinding gives it, without a product mod n. The
+//! pairs (r^e mod p, r^e mod q; r^-1) come from [`super::blinding`].
 
 use super::Error;
-use super::blinding::BlindingPool;
-use super::crt::{Crt, Elem, P, Plain, Q};
+use super::blinding::{Blind, BlindingPool};
+use super::crt::{Crt, Elem, Halves, P, Plain, Q};
 use super::public::{RsaPublicKey, trimmed_be};
 use crate::exp::MontEngine;
 use crate::limb;
@@ -522,24 +526,16 @@ impl RsaPrivateKey {
         rng: &mut R,
         c: &[u64],
     ) -> Result<Secret, Error> {
-        let (cb, unblind) = self.blind(rng, c)?;
-        let (mp, mq) = self.crt.pow_private(&cb);
-        self.finish(c, &mp, &mq, &unblind)
+        let blind = self.blind(rng)?;
+        let (mp, mq) = self.crt.pow_private_blinded(c, &blind.re);
+        self.finish(c, &mp, &mq, &blind.unblind)
     }
 
-    /// RFC 8017 steps before the exponentiations: `(c r^e mod n, r^-1 R mod n)`
-    /// for a fresh random r (from the pool, see [`super::blinding`]).
-    pub(crate) fn blind<R: CryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-        c: &[u64],
-    ) -> Result<(Secret, Secret), Error> {
-        let engine_n = self.public.engine();
-        let (blind, unblind) = BlindingPool::take(&self.blinding, self, rng)?;
-        // c' = c r^e mod n (blind holds r^e R mod n).
-        let mut cb = Zeroizing::new(vec![0u64; engine_n.limbs()]);
-        engine_n.mul_into(&mut cb, c, &blind, &mut engine_n.workspace());
-        Ok((cb, unblind))
+    /// The blinding pair of one operation, for a fresh random r (from the
+    /// pool, see [`super::blinding`]): RFC 8017's blinded input c r^e is
+    /// formed inside the exponentiations, from r^e's residues.
+    pub(crate) fn blind<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Result<Blind, Error> {
+        BlindingPool::take(&self.blinding, self, rng)
     }
 
     /// RFC 8017 steps after the exponentiations of the blinded input:
@@ -583,8 +579,7 @@ impl RsaPrivateKey {
         Ok(m)
     }
 
-    /// The CRT value (for the batch path).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// The CRT value.
     pub(crate) fn crt(&self) -> &Crt {
         &self.crt
     }
@@ -595,40 +590,24 @@ impl RsaPrivateKey {
         &self.d
     }
 
-    /// `x^e mod n` for a secret `x < n`, through the halves and Garner.
-    pub(crate) fn public_pow_crt(&self, x: &[u64]) -> Secret {
-        let (yp, yq) = self.crt.pow_public(x, self.public.e());
-        self.crt.garner(&yp, &yq, self.public.engine().limbs())
-    }
-
-    /// `x^e mod n` for each secret `x < n` (blinding factors r^e), by
-    /// whichever eight-lane run applies: where n itself fits the eight-lane
-    /// kernel (at most 40 digits: RSA-2048 and below), eight values per run
-    /// on n ([`RsaPublicKey::public_op_many`]: no reductions into p and q
-    /// and no Garner step, which cost as much as the power); else both CRT
-    /// halves of four values per run (about a sixth of four dual runs at 20
-    /// digits), a tail of fewer than three and keys without that kernel one
-    /// at a time through the halves. Only counts and sizes (public) choose.
-    pub(crate) fn public_pow_many(&self, xs: &[Secret]) -> Vec<Secret> {
-        if self.public.mb8_digits().is_some() {
-            let ops: Vec<(&RsaPublicKey, &[u64])> = xs.iter().map(|x| (&self.public, &x[..])).collect();
-            return RsaPublicKey::public_op_many(&ops);
-        }
+    /// `(x_p^e mod p, x_q^e mod q)` for each residue pair (secret: blinding
+    /// factors): four per eight-lane run where that kernel runs the primes
+    /// (groups of three or more; see `batch`), else one dual run each.
+    pub(crate) fn public_pow_halves(&self, xs: &[Halves]) -> Vec<Halves> {
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
-        let mut out: Vec<Secret> = Vec::with_capacity(xs.len());
+        let mut out: Vec<Halves> = Vec::with_capacity(xs.len());
         #[cfg(target_arch = "x86_64")]
         if self.crt.mb8_digits().is_some() {
-            let s_n = self.public.engine().limbs();
             for chunk in xs.chunks(4).filter(|c| c.len() >= 3) {
-                let ops: Vec<(&Crt, &[u64])> = chunk.iter().map(|x| (&self.crt, &x[..])).collect();
-                match Crt::pow_public_mb8(&ops, self.public.e()) {
-                    Some(halves) => out.extend(halves.iter().map(|(yp, yq)| self.crt.garner(yp, yq, s_n))),
+                let ops: Vec<(&Crt, Halves)> = chunk.iter().map(|x| (&self.crt, x.clone())).collect();
+                match Crt::pow_public_halves_mb8(&ops, self.public.e()) {
+                    Some(halves) => out.extend(halves),
                     None => break,
                 }
             }
         }
         for x in &xs[out.len()..] {
-            out.push(self.public_pow_crt(x));
+            out.push(self.crt.pow_public_halves(x, self.public.e()));
         }
         out
     }

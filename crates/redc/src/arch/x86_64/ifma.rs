@@ -796,10 +796,13 @@ fn gather<const NR: usize>(out: &mut Lanes<NR>, table: &[Lanes<NR>], wp: u64, wq
     }
 }
 
-/// The dual fixed-window exponentiation: returns (base_p^ep R^-1 ... ) i.e. the
-/// Montgomery-domain result multiplied by 1, per half at most m (not yet fully
-/// reduced). `base` and `rr` are interleaved digits; exponents are u64 limbs
-/// whose lengths are public (the shorter one is zero-extended).
+/// The dual fixed-window exponentiation: returns ((base_p f_p)^ep, (base_q
+/// f_q)^eq), per half at most m (not yet fully reduced), where `entry`
+/// holds f R^2 mod m per half (R = 2^(52 d)): `entry` = `rr` (f = 1) gives
+/// base^e, and a blinding factor f enters the base in the one product that
+/// puts it in the Montgomery domain, amm(base, f R^2) = base f R. `base`,
+/// `rr` and `entry` are interleaved digits (values below 2m); exponents are
+/// u64 limbs whose lengths are public (the shorter one is zero-extended).
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
@@ -808,6 +811,7 @@ pub fn pow_dual<const NR: usize>(
     m: &DualMod<NR>,
     base: &Lanes<NR>,
     rr: &Lanes<NR>,
+    entry: &Lanes<NR>,
     ep: &[u64],
     eq: &[u64],
     dedicated_sqr: bool,
@@ -817,7 +821,7 @@ pub fn pow_dual<const NR: usize>(
     one.0[0][1] = 1;
     let mut table = vec![Lanes::<NR>::ZERO; 1 << WINDOW];
     amm_dual::<NR, false>(&mut table[0], rr, &one, m);
-    amm_dual::<NR, false>(&mut table[1], base, rr, m);
+    amm_dual::<NR, false>(&mut table[1], base, entry, m);
     for k in 2..(1 << WINDOW) {
         let mut x = Lanes::<NR>::ZERO;
         if k % 2 == 0 {

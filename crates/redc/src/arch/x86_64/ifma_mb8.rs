@@ -873,16 +873,25 @@ pub fn pow_public<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, e: &[u64]) -> Mb
     out
 }
 
-/// `base_l^exp_l` per lane, out of the Montgomery domain (per lane at most
-/// m_l, not yet fully reduced): fixed 4-bit windows ([`MB8_WINDOW`]), 4 squarings
-/// ([`sqr_any`]) and one table product per window, the table read whole at
-/// every lookup. Bases below their moduli, in digits; the exponents all of
-/// the same limb count (public), their bits secret.
+/// `(base_l f_l)^exp_l` per lane, out of the Montgomery domain (per lane at
+/// most m_l, not yet fully reduced), f_l = 1 without `factor`: fixed 4-bit
+/// windows ([`MB8_WINDOW`]), 4 squarings ([`sqr_any`]) and one table
+/// product per window, the table read whole at every lookup. A factor (a
+/// blinding factor) enters the base in the product that puts the base in
+/// the Montgomery domain, amm(base, f R^2) = base f R, f R^2 itself made by
+/// two products (f R, then f R^2). Bases and factors below their moduli, in
+/// digits; the exponents all of the same limb count (public), their bits
+/// secret.
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES]) -> Mb8<D> {
+pub fn pow<const D: usize>(
+    m: &Mb8Mod<D>,
+    base: &Mb8<D>,
+    factor: Option<&Mb8<D>>,
+    exps: &[&[u64]; LANES],
+) -> Mb8<D> {
     let limbs = exps[0].len();
     assert!(exps.iter().all(|e| e.len() == limbs), "exponent lengths differ");
     let mut one = Mb8::<D>::ZERO;
@@ -898,7 +907,17 @@ pub fn pow<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, exps: &[&[u64]; LANES])
     let width = MB8_WINDOW;
     let mut table = vec![Mb8::<D>::ZERO; 1 << width];
     amm(&mut table[0], &m.rr, &one, m);
-    amm(&mut table[1], base, &m.rr, m);
+    match factor {
+        None => amm(&mut table[1], base, &m.rr, m),
+        Some(f) => {
+            let (mut fr, mut frr) = (Mb8::<D>::ZERO, Mb8::<D>::ZERO);
+            amm(&mut fr, f, &m.rr, m);
+            amm(&mut frr, &fr, &m.rr, m);
+            amm(&mut table[1], base, &frr, m);
+            fr.zeroize();
+            frr.zeroize();
+        }
+    }
     for k in 2..(1 << width) {
         let mut x = Mb8::<D>::ZERO;
         if k % 2 == 0 {

@@ -408,7 +408,26 @@ impl DualKey {
     /// (fixed 5-bit windows, every table entry read on every lookup); the
     /// exponents' LENGTHS are public and may differ.
     pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
-        self.tables.pow_secret(bp, ep, bq, eq, dedicated_sqr(self.nr))
+        self.tables
+            .pow_secret(bp, ep, bq, eq, None, dedicated_sqr(self.nr))
+    }
+
+    /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`, as [`DualKey::pow_secret`]: the
+    /// factors (blinding factors, `fp < p`, `fq < q`, each in its prime's
+    /// limb count) enter the bases inside the kernel, in the product that
+    /// puts each base in the Montgomery domain, at the cost of two dual
+    /// products (f R, f R^2) instead of a product mod n before the run.
+    pub fn pow_secret_blinded(
+        &self,
+        bp: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+    ) -> (Vec<u64>, Vec<u64>) {
+        self.tables
+            .pow_secret(bp, ep, bq, eq, Some((fp, fq)), dedicated_sqr(self.nr))
     }
 
     /// [`DualKey::pow_secret`] with the squaring chosen by the caller
@@ -422,7 +441,7 @@ impl DualKey {
         eq: &[u64],
         dedicated: bool,
     ) -> (Vec<u64>, Vec<u64>) {
-        self.tables.pow_secret(bp, ep, bq, eq, dedicated)
+        self.tables.pow_secret(bp, ep, bq, eq, None, dedicated)
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
@@ -434,12 +453,15 @@ impl DualKey {
 
 /// The dual exponentiations over one register count's tables.
 trait DualTables: Send + Sync {
+    /// With `factors` (fp, fq): the bases times them (see
+    /// [`DualKey::pow_secret_blinded`]).
     fn pow_secret(
         &self,
         bp: &[u64],
         ep: &[u64],
         bq: &[u64],
         eq: &[u64],
+        factors: Option<(&[u64], &[u64])>,
         dedicated: bool,
     ) -> (Vec<u64>, Vec<u64>);
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
@@ -497,12 +519,27 @@ impl<const NR: usize> DualTables for Tables<NR> {
         ep: &[u64],
         bq: &[u64],
         eq: &[u64],
+        factors: Option<(&[u64], &[u64])>,
         dedicated: bool,
     ) -> (Vec<u64>, Vec<u64>) {
         let mut base = self.bases(bp, bq);
-        // SAFETY: a `DualKey` exists only where ifma_available() held at its creation.
-        let y = unsafe { ifma::pow_dual::<NR>(&self.m, &base, &self.rr, ep, eq, dedicated) };
+        // The entry product's second operand: R^2, or f R^2 for factors f.
+        let mut entry = self.rr;
+        if let Some((fp, fq)) = factors {
+            let mut f = self.bases(fp, fq);
+            let mut fr = Lanes::<NR>::ZERO;
+            // SAFETY: a `DualKey` exists only where ifma_available() held at its creation.
+            unsafe {
+                ifma::amm_dual::<NR, false>(&mut fr, &f, &self.rr, &self.m);
+                ifma::amm_dual::<NR, false>(&mut entry, &fr, &self.rr, &self.m);
+            }
+            f.zeroize();
+            fr.zeroize();
+        }
+        // SAFETY: as above.
+        let y = unsafe { ifma::pow_dual::<NR>(&self.m, &base, &self.rr, &entry, ep, eq, dedicated) };
         base.zeroize();
+        entry.zeroize();
         self.results(y)
     }
 
@@ -682,7 +719,22 @@ pub fn pow_mb8(
     if exps.iter().any(|e| e.len() != exps[0].len()) {
         return None;
     }
-    run_mb8(moduli, bases, Mb8Exponent::Secret(&exps))
+    run_mb8(moduli, bases, None, Mb8Exponent::Secret(&exps))
+}
+
+/// [`pow_mb8`] of the bases times per-lane factors (blinding factors, each
+/// below its modulus): `(bases[l] factors[l])^exps[l] mod moduli[l]`, the
+/// factor entering inside the kernel ([`ifma_mb8::pow`]).
+pub fn pow_mb8_blinded(
+    moduli: [&Modulus52; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    factors: [&[u64]; ifma_mb8::LANES],
+    exps: [&[u64]; ifma_mb8::LANES],
+) -> Option<Vec<Vec<u64>>> {
+    if exps.iter().any(|e| e.len() != exps[0].len()) {
+        return None;
+    }
+    run_mb8(moduli, bases, Some(factors), Mb8Exponent::Secret(&exps))
 }
 
 /// [`pow_mb8`] with one PUBLIC exponent for every lane (its bits choose the
@@ -693,7 +745,7 @@ pub fn pow_public_mb8(
     bases: [&[u64]; ifma_mb8::LANES],
     e: &[u64],
 ) -> Option<Vec<Vec<u64>>> {
-    run_mb8(moduli, bases, Mb8Exponent::Public(e))
+    run_mb8(moduli, bases, None, Mb8Exponent::Public(e))
 }
 
 /// The exponent(s) of an eight-lane run.
@@ -730,6 +782,7 @@ fn mb8_out<const D: usize>(y: &ifma_mb8::Mb8<D>, l: usize, m: &Modulus52) -> Vec
 fn run_mb8(
     moduli: [&Modulus52; ifma_mb8::LANES],
     bases: [&[u64]; ifma_mb8::LANES],
+    factors: Option<[&[u64]; ifma_mb8::LANES]>,
     exp: Mb8Exponent<'_>,
 ) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].d;
@@ -739,18 +792,23 @@ fn run_mb8(
     for (m, b) in moduli.iter().zip(bases) {
         check_base_len(m, b);
     }
+    for (m, f) in moduli.iter().zip(factors.iter().flatten()) {
+        check_base_len(m, f);
+    }
     Some(with_mb8_digits!(d, D => {
         let mm = ifma_mb8::Mb8Mod::<D>::new(moduli);
         let mut base = mb8_in::<D>(bases);
+        let mut factor = factors.map(mb8_in::<D>);
         // SAFETY: ifma_available() was checked above.
         let mut y = unsafe {
             match exp {
-                Mb8Exponent::Secret(exps) => ifma_mb8::pow::<D>(&mm, &base, exps),
+                Mb8Exponent::Secret(exps) => ifma_mb8::pow::<D>(&mm, &base, factor.as_ref(), exps),
                 Mb8Exponent::Public(e) => ifma_mb8::pow_public::<D>(&mm, &base, e),
             }
         };
         let out = (0..ifma_mb8::LANES).map(|l| mb8_out(&y, l, moduli[l])).collect();
         base.zeroize();
+        factor.zeroize();
         y.zeroize();
         out
     }))
