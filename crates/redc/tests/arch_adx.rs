@@ -94,6 +94,43 @@ fn adx_kernels_match_fips_and_bigint() {
     }
 }
 
+/// The ADX Montgomery reduction of a double-length value against its
+/// portable twin `mont::sos::redc` and num-bigint (t R^-1 mod n), at every
+/// limb count 1..=64, for t = 0, 1, n R - 1 (the largest allowed) and random
+/// t below n R.
+#[test]
+fn adx_redc_matches_sos_and_bigint() {
+    if !x86::adx_available() {
+        // adx_kernels_match_fips_and_bigint reports the skip (and refuses it under CI).
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(13);
+    for s in 1..=64usize {
+        for n in moduli(&mut rng, s) {
+            let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+            let r = BigUint::one() << (64 * s);
+            let r_inv = r.modinv(&n).unwrap();
+            let nr = &n * &r;
+            let ts = [
+                BigUint::zero(),
+                BigUint::one(),
+                &nr - 1u8,
+                rng.gen_biguint_below(&nr),
+                rng.gen_biguint_below(&nr),
+            ];
+            for t in ts {
+                let mut t_adx = limbs(&t, 2 * s + 1);
+                let mut t_sos = t_adx.clone();
+                let (mut got, mut want) = (vec![0u64; s], vec![0u64; s]);
+                x86::adx::redc(&mut got, &mut t_adx, ctx.modulus(), ctx.n0());
+                redc::mont::sos::redc(&mut want, &mut t_sos, ctx.modulus(), ctx.n0());
+                assert_eq!(got, want, "redc vs sos: s={s} n={n:x} t={t:x}");
+                assert_eq!(big(&got), &t * &r_inv % &n, "redc vs bigint: s={s}");
+            }
+        }
+    }
+}
+
 #[test]
 fn adx_kernels_chain() {
     // Long chains: the output feeds the next input, through both kernels.

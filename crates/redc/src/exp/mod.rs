@@ -22,6 +22,10 @@ use crate::limb;
 use crate::mont::{Kernel, MontContext, scratch_len};
 use zeroize::Zeroize;
 
+/// A Montgomery reduction `out = t R^-1 mod n` of a 2s + 1 limb `t < n R`
+/// (`mont::sos::redc` and its ADX twin).
+type Redc = fn(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64);
+
 /// A public odd modulus with its Montgomery kernels.
 #[derive(Clone)]
 /// ```
@@ -33,6 +37,9 @@ pub struct MontEngine {
     ctx: MontContext,
     mul: Kernel,
     sqr: Kernel,
+    /// Montgomery reduction of a double-length value (`mont::sos::redc`'s
+    /// contract), on the same backend as `mul`.
+    redc: Redc,
     /// R mod N (1 in Montgomery form).
     one: Vec<u64>,
     /// Which kernels were chosen.
@@ -177,6 +184,7 @@ impl MontEngine {
             let mut engine = if x86::adx_available() {
                 let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
                 e.kernel = "adx";
+                e.redc = x86::adx::redc;
                 e
             } else {
                 Self::portable(n)?
@@ -239,6 +247,7 @@ impl MontEngine {
             ctx,
             mul,
             sqr,
+            redc: crate::mont::sos::redc,
             one,
             kernel: "portable",
             #[cfg(target_arch = "x86_64")]
@@ -273,6 +282,7 @@ impl MontEngine {
                 Backend::Adx => {
                     let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
                     e.kernel = "adx";
+                    e.redc = x86::adx::redc;
                     return Ok(Some(e));
                 }
                 Backend::Ifma | Backend::IfmaSingle => Self::portable(n)?,
@@ -510,7 +520,7 @@ impl MontEngine {
         let mut t = vec![0u64; 2 * s + 1];
         t[..x.len()].copy_from_slice(x);
         let mut x_over_r = vec![0u64; s];
-        crate::mont::sos::redc(&mut x_over_r, &mut t, self.ctx.modulus(), self.ctx.n0());
+        (self.redc)(&mut x_over_r, &mut t, self.ctx.modulus(), self.ctx.n0());
         let mut out = vec![0u64; s];
         self.mul_into(&mut out, &x_over_r, self.ctx.r_squared(), ws);
         t.zeroize();
@@ -548,7 +558,7 @@ impl MontEngine {
             if lo < x.len() {
                 t[..hi - lo].copy_from_slice(&x[lo..hi]);
             }
-            crate::mont::sos::redc(&mut c_red, &mut t, self.ctx.modulus(), self.ctx.n0());
+            (self.redc)(&mut c_red, &mut t, self.ctx.modulus(), self.ctx.n0());
             self.mul_into(&mut shifted, &c_red, self.ctx.r_squared(), ws);
             let carry = limb::add_assign(&mut r, &shifted);
             limb::reduce_once(&mut r, carry, self.ctx.modulus());

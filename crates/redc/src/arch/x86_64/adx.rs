@@ -162,7 +162,20 @@ pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u
         (t[2 * i + 1], carry) = crate::limb::adc(d1, (sq >> 64) as u64, carry);
     }
     debug_assert_eq!(shift_in + carry, 0);
-    // Reduction rows; the carry out of each row's top limb waits in `extra`.
+    redc(out, t, n, n0);
+}
+
+/// `out = t R^-1 mod n`, fully reduced, for `t < n R` in 2s + 1 limbs (the
+/// top one zero; t is overwritten): Montgomery reduction (seed 001, the
+/// reduction half of SOS) in s rows t += m_i n 2^(64 i), m_i = t_i n0, on
+/// the MULX/ADX rows. (t + M n) / R < 2n, so one conditional subtraction
+/// finishes. The same contract as `mont::sos::redc`, its portable twin.
+/// Panics on wrong lengths or without BMI2/ADX.
+pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
+    let s = n.len();
+    assert!(s >= 1 && t.len() == 2 * s + 1 && out.len() == s);
+    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    // The carry out of each row's top limb waits in `extra` (0 or 1).
     let mut extra = 0u64;
     for i in 0..s {
         let m = t[i].wrapping_mul(n0);
@@ -172,6 +185,7 @@ pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u
         t[i + s + 1] = v;
         extra = o1 as u64 + o2 as u64;
     }
+    // t < n R: (t + M n) / R < 2n, and limb 2s holds its top bit.
     debug_assert_eq!(extra, 0);
     let top = t[2 * s];
     out.copy_from_slice(&t[s..2 * s]);
