@@ -305,6 +305,7 @@ impl RsaPublicKey {
 
     /// n's digit count in the eight-lane kernel, when it runs n (this CPU
     /// has IFMA and n has at most 40 digits of 52 bits).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn mb8_digits(&self) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         {
