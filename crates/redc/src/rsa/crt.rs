@@ -215,8 +215,9 @@ impl Crt {
     /// (lanes 2k and 2k + 1: p and q of operation k, whose key may differ
     /// from the others'): `((x_k f_k)^dP mod p_k, (x_k f_k)^dQ mod q_k)` for
     /// each `(crt_k, x_k, f_k)`, `x_k < n_k`, f_k a blinding factor's residues
-    /// (entering inside the kernel, as in [`Crt::pow_private_blinded`]). None where that kernel does not run: no
-    /// IFMA, primes of different digit counts, or more than four operations.
+    /// (entering inside the kernel, as in [`Crt::pow_private_blinded`]).
+    /// None where that kernel does not run: no IFMA, primes of different
+    /// digit counts, or more than four operations.
     /// Unused lanes repeat operation 0 and are discarded. Constant time in
     /// every lane's base, exponent and prime; the exponents' limb counts
     /// (public) are zero-extended to the longest.
@@ -240,11 +241,12 @@ impl Crt {
             factors.push(f.0.limbs());
             factors.push(f.1.limbs());
         }
-        let reduced: Vec<(&Crt, Halves)> = ops
+        let reduced: Vec<Halves> = ops
             .iter()
-            .map(|(c, x, _)| (*c, (c.reduce_p(x), c.reduce_q(x))))
+            .map(|(c, x, _)| (c.reduce_p(x), c.reduce_q(x)))
             .collect();
-        Self::halves_mb8(&reduced, |moduli, bases| {
+        let lanes: Vec<(&Crt, &Halves)> = ops.iter().zip(&reduced).map(|((c, _, _), h)| (*c, h)).collect();
+        Self::halves_mb8(&lanes, |moduli, bases| {
             crate::arch::x86_64::pow_mb8_blinded(
                 moduli,
                 bases,
@@ -259,7 +261,7 @@ impl Crt {
     /// factors r^e). None where that kernel does not run (as
     /// [`Crt::pow_private_mb8`]). Constant time in every base and prime.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn pow_public_halves_mb8(ops: &[(&Crt, Halves)], e: &[u64]) -> Option<Vec<Halves>> {
+    pub(crate) fn pow_public_halves_mb8(ops: &[(&Crt, &Halves)], e: &[u64]) -> Option<Vec<Halves>> {
         Self::halves_mb8(ops, |moduli, bases| {
             crate::arch::x86_64::pow_public_mb8(moduli, bases, e)
         })
@@ -270,7 +272,7 @@ impl Crt {
     /// repeating operation 0; `run` gets the eight moduli and bases.
     #[cfg(target_arch = "x86_64")]
     fn halves_mb8(
-        ops: &[(&Crt, Halves)],
+        ops: &[(&Crt, &Halves)],
         run: impl FnOnce(
             [&Modulus52; crate::arch::x86_64::ifma_mb8::LANES],
             [&[u64]; crate::arch::x86_64::ifma_mb8::LANES],
@@ -283,7 +285,7 @@ impl Crt {
         let mut moduli: Vec<&Modulus52> = Vec::with_capacity(LANES);
         let mut bases: Vec<&[u64]> = Vec::with_capacity(LANES);
         for k in 0..LANES / 2 {
-            let (crt, (xp, xq)) = &ops[if k < ops.len() { k } else { 0 }];
+            let (crt, (xp, xq)) = ops[if k < ops.len() { k } else { 0 }];
             let (mp, mq) = crt.mb8_moduli()?;
             moduli.push(mp);
             moduli.push(mq);

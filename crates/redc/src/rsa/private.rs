@@ -599,7 +599,7 @@ impl RsaPrivateKey {
         #[cfg(target_arch = "x86_64")]
         if self.crt.mb8_digits().is_some() {
             for chunk in xs.chunks(4).filter(|c| c.len() >= 3) {
-                let ops: Vec<(&Crt, Halves)> = chunk.iter().map(|x| (&self.crt, x.clone())).collect();
+                let ops: Vec<(&Crt, &Halves)> = chunk.iter().map(|x| (&self.crt, x)).collect();
                 match Crt::pow_public_halves_mb8(&ops, self.public.e()) {
                     Some(halves) => out.extend(halves),
                     None => break,
