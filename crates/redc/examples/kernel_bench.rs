@@ -75,6 +75,50 @@ mod bench {
         (run(false), run(true))
     }
 
+    /// `kernel_bench pipe`: us per dual secret exponentiation (both CRT
+    /// halves of RSA-3072: 1536-bit primes, 1536-bit exponents, blinded
+    /// entry), plain and quotient-pipelined, with each squaring; best of 15
+    /// batches of 20.
+    fn pipe() {
+        let mut rng = StdRng::seed_from_u64(9);
+        let (bits, s) = (1536u64, 24usize);
+        let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
+        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+        let key = x86::DualKey::new(&p, &q).unwrap();
+        assert!(key.pipelined());
+        let (bp, bq) = (
+            limbs(&rng.gen_biguint_below(&np), s),
+            limbs(&rng.gen_biguint_below(&nq), s),
+        );
+        let (fp, fq) = (
+            limbs(&rng.gen_biguint_below(&np), s),
+            limbs(&rng.gen_biguint_below(&nq), s),
+        );
+        let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+        let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+        for dedicated in [true, false] {
+            let mut row = Vec::new();
+            for pipelined in [false, true] {
+                row.push(
+                    time(15, 20, |n| {
+                        for _ in 0..n {
+                            black_box(
+                                key.pow_secret_with(&bp, &fp, &ep, &bq, &fq, &eq, dedicated, pipelined),
+                            );
+                        }
+                    }) / 1000.0,
+                );
+            }
+            println!(
+                "dedicated {dedicated}: plain {:.1} us  pipelined {:.1} us  ({:+.1}%)",
+                row[0],
+                row[1],
+                100.0 * (row[1] / row[0] - 1.0)
+            );
+        }
+    }
+
     /// `kernel_bench steps`: ns per dual product at every digit count (the per-step cost).
     fn steps() {
         let mut rng = StdRng::seed_from_u64(7);
@@ -283,6 +327,9 @@ mod bench {
         }
         if std::env::args().nth(1).as_deref() == Some("steps") {
             return steps();
+        }
+        if std::env::args().nth(1).as_deref() == Some("pipe") {
+            return pipe();
         }
         if std::env::args().nth(1).as_deref() == Some("widths") {
             return widths();

@@ -367,6 +367,114 @@ fn unsupported_moduli_are_refused() {
     assert!(Ifma52Modulus::new(&big_n).is_some());
 }
 
+/// The pipelined form M of a modulus against num-bigint: M = 0 mod m,
+/// M = -1 mod 2^104, 4M < R, R^2 mod M; and where it exists (the sizes
+/// that leave 106 bits of margin in their digit count).
+#[test]
+fn pipelined_modulus_matches_bigint() {
+    let mut rng = StdRng::seed_from_u64(31);
+    let mut bits: Vec<u64> = (1..=10u64)
+        .flat_map(|nr| [208 * nr - 106, 208 * nr - 105])
+        .collect();
+    bits.extend([60, 512, 1000, 1024, 1535, 1536, 2048]);
+    for b in bits {
+        if b < 2 {
+            continue;
+        }
+        for n in moduli(&mut rng, b) {
+            let md = Modulus52::new(&limbs(&n, (b as usize).div_ceil(64))).unwrap();
+            let d = md.d;
+            let fits = b as usize + 106 <= 52 * d;
+            let Some(pm) = md.pipelined() else {
+                assert!(!fits, "{b} bits: a pipelined form was expected");
+                continue;
+            };
+            assert!(fits, "{b} bits: no pipelined form expected at {d} digits");
+            let big_m = digits_big(&pm.m);
+            let r = BigUint::one() << (52 * d);
+            assert!(BigUint::from(4u8) * &big_m < r, "{b} bits: 4M < R");
+            assert!((&big_m % &n).is_zero(), "{b} bits: M is a multiple of m");
+            let low = BigUint::one() << 104u32;
+            assert_eq!(&big_m % &low, &low - 1u8, "{b} bits: M = -1 mod 2^104");
+            assert_eq!(digits_big(&pm.m_plus_one), &big_m + 1u8);
+            assert_eq!(digits_big(&pm.rr), (&r * &r) % &big_m, "{b} bits: R^2 mod M");
+        }
+    }
+}
+
+/// The quotient-pipelined dual kernel (product and dedicated square, and
+/// feedback chains) bit for bit against the portable product mod M with
+/// k0 = 1, at every register count, on edge and random inputs below 2M.
+#[test]
+fn ifma_pipelined_matches_portable() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(32);
+    let mut bits: Vec<u64> = (1..=10u64).map(|nr| 208 * nr - 106).collect();
+    bits.extend([900, 1535, 1536]);
+    for b in bits {
+        let ms = moduli(&mut rng, b);
+        for (k, n1) in ms.iter().enumerate() {
+            let n2 = &ms[(k + 1) % ms.len()];
+            let s = (b as usize).div_ceil(64);
+            let (p, q) = (
+                Ifma52Modulus::new(&limbs(n1, s)).unwrap(),
+                Ifma52Modulus::new(&limbs(n2, s)).unwrap(),
+            );
+            let (pp, pq) = (p.radix52().pipelined().unwrap(), q.radix52().pipelined().unwrap());
+            let d = p.digits();
+            let (bm_p, bm_q) = (digits_big(&pp.m), digits_big(&pq.m));
+            let ins_p = amm_inputs(&mut rng, &bm_p, 3);
+            let ins_q = amm_inputs(&mut rng, &bm_q, 3);
+            for (i, a) in ins_p.iter().enumerate() {
+                for (j, bb) in ins_p.iter().enumerate() {
+                    let (aq, bq) = (&ins_q[(i + j) % ins_q.len()], &ins_q[j]);
+                    let (ap, bpd, aqd, bqd) = (
+                        to_digits(a, d),
+                        to_digits(bb, d),
+                        to_digits(aq, d),
+                        to_digits(bq, d),
+                    );
+                    let (gp, gq) =
+                        x86::amm52_dual_pipelined(&p, &ap, &bpd, &q, &aqd, &bqd, false, 1).unwrap();
+                    let (mut ep, mut eq) = (vec![0; d], vec![0; d]);
+                    portable52::amm_mul(&mut ep, &ap, &bpd, &pp.m, 1);
+                    portable52::amm_mul(&mut eq, &aqd, &bqd, &pq.m, 1);
+                    assert_eq!(gp, ep, "pipelined mul p: {b} bits a={a:x} b={bb:x}");
+                    assert_eq!(gq, eq, "pipelined mul q: {b} bits a={aq:x} b={bq:x}");
+                    if j == 0 {
+                        let (sp, sq) =
+                            x86::amm52_dual_pipelined(&p, &ap, &bpd, &q, &aqd, &bqd, true, 1).unwrap();
+                        portable52::amm_sqr(&mut ep, &ap, &pp.m, 1);
+                        portable52::amm_sqr(&mut eq, &aqd, &pq.m, 1);
+                        assert_eq!(sp, ep, "pipelined sqr p: {b} bits a={a:x}");
+                        assert_eq!(sq, eq, "pipelined sqr q: {b} bits a={aq:x}");
+                    }
+                }
+            }
+            // Chains of 50, fed back (the value stays below 2M throughout).
+            let (a, aq) = (rng.gen_biguint_below(&bm_p), rng.gen_biguint_below(&bm_q));
+            let (ap, aqd) = (to_digits(&a, d), to_digits(&aq, d));
+            for sqr in [true, false] {
+                let (gp, gq) = x86::amm52_dual_pipelined(&p, &ap, &ap, &q, &aqd, &aqd, sqr, 50).unwrap();
+                let (mut xp, mut xq) = (ap.clone(), aqd.clone());
+                for _ in 0..50 {
+                    let (mut yp, mut yq) = (vec![0; d], vec![0; d]);
+                    portable52::amm_mul(&mut yp, &xp, &ap, &pp.m, 1);
+                    portable52::amm_mul(&mut yq, &xq, &aqd, &pq.m, 1);
+                    if sqr {
+                        portable52::amm_sqr(&mut yp, &xp, &pp.m, 1);
+                        portable52::amm_sqr(&mut yq, &xq, &pq.m, 1);
+                    }
+                    (xp, xq) = (yp, yq);
+                }
+                assert_eq!((gp, gq), (xp, xq), "pipelined chain, {b} bits, sqr {sqr}");
+            }
+        }
+    }
+}
+
 /// Both kernel candidates of the dual exponentiation (dedicated squaring and
 /// squaring as a product) against num-bigint, at the RSA CRT sizes and at
 /// every register count, whatever the calibration picked.
@@ -394,6 +502,34 @@ fn dual_key_both_squarings_match_bigint() {
         for dedicated in [true, false] {
             let got = key.pow_secret_with_sqr(&limbs(&bp, s), &ep, &limbs(&bq, s), &eq, dedicated);
             assert_eq!(got, want, "{b} bits, dedicated squaring {dedicated}");
+        }
+        // The pipelined and plain runs, where the size allows the former
+        // (RSA-3072's primes: yes; RSA-2048's and RSA-4096's: no).
+        let fits = b as usize + 106 <= 52 * p.digits();
+        assert_eq!(key.pipelined(), fits, "{b} bits: pipelined form");
+        match b {
+            1536 => assert!(fits),
+            1024 | 2048 => assert!(!fits),
+            _ => {}
+        }
+        let one = limbs(&BigUint::one(), s);
+        for dedicated in [true, false] {
+            for pipelined in [true, false] {
+                let got = key.pow_secret_with(
+                    &limbs(&bp, s),
+                    &one,
+                    &ep,
+                    &limbs(&bq, s),
+                    &one,
+                    &eq,
+                    dedicated,
+                    pipelined,
+                );
+                assert_eq!(
+                    got, want,
+                    "{b} bits, dedicated {dedicated}, pipelined {pipelined}"
+                );
+            }
         }
         // Blinding factors entering inside the kernel: (b f)^e per half,
         // factors 1, n - 1 (edge) and random.

@@ -159,6 +159,93 @@ impl Drop for Modulus52 {
     }
 }
 
+/// The quotient-pipelined form of a modulus m (the dual IFMA kernel's
+/// "Quotient pipelining", `arch::x86_64::ifma`): M = m s with
+/// s = -m^-1 mod 2^104, so that M = -1 mod 2^104. Montgomery reduction mod M
+/// then takes y_i = t_0 mod 2^52 (k0 = -M^-1 mod 2^52 = 1); adding y_i M
+/// clears position i exactly (its carry out is t_0 >> 52) and otherwise
+/// changes only positions i + 2 and above (M + 1 = 0 mod 2^104), so no
+/// quotient digit waits for the one just before it.
+/// M is a multiple of m, so a run mod M ends with one product mod m.
+/// Secret like m (wiped on drop); built in time that depends on m's size only.
+#[derive(Clone)]
+pub struct Pipelined52 {
+    /// M in d digits (m's digit count); digits 0 and 1 are 2^52 - 1.
+    pub m: Vec<u64>,
+    /// M + 1 in d digits (digits 0 and 1 zero): the rows the kernel reads.
+    pub m_plus_one: Vec<u64>,
+    /// R^2 mod M, d digits, fully reduced.
+    pub rr: Vec<u64>,
+}
+
+impl Drop for Pipelined52 {
+    fn drop(&mut self) {
+        self.m.zeroize();
+        self.m_plus_one.zeroize();
+        self.rr.zeroize();
+    }
+}
+
+impl core::fmt::Debug for Pipelined52 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Pipelined52").finish_non_exhaustive()
+    }
+}
+
+/// Bits the pipelined modulus adds to m: the factor s < 2^104.
+pub const PIPELINE_BITS: usize = 104;
+
+impl Modulus52 {
+    /// The pipelined form of this modulus, or None when it does not fit m's
+    /// digit count with the almost-Montgomery margin (4M < R needs
+    /// bits + 104 + 2 <= 52 d: RSA-3072's 1536-bit primes at 32 digits, not
+    /// RSA-2048's or RSA-4096's). Branches on the (public) size only.
+    pub fn pipelined(&self) -> Option<Pipelined52> {
+        let d = self.d;
+        if self.bits + PIPELINE_BITS + 2 > DIGIT_BITS as usize * d {
+            return None;
+        }
+        // -m^-1 mod 2^128 by Newton (x = m is right mod 8; each step doubles
+        // the correct low bits: 3, 6, ..., 192), then mod 2^104.
+        let m0 = self.limbs[0] as u128 | (*self.limbs.get(1).unwrap_or(&0) as u128) << 64;
+        let mut x = m0;
+        for _ in 0..6 {
+            x = x.wrapping_mul(2u128.wrapping_sub(m0.wrapping_mul(x)));
+        }
+        let s = x.wrapping_neg() & ((1u128 << PIPELINE_BITS) - 1);
+        // M = m s, schoolbook over s's two limbs.
+        let len = self.limbs.len();
+        let mut big = vec![0u64; len + 2];
+        for (k, sk) in [s as u64, (s >> 64) as u64].into_iter().enumerate() {
+            let mut carry = 0u128;
+            for (j, &mj) in self.limbs.iter().enumerate() {
+                let t = big[j + k] as u128 + mj as u128 * sk as u128 + carry;
+                big[j + k] = t as u64;
+                carry = t >> 64;
+            }
+            for slot in &mut big[len + k..] {
+                let t = *slot as u128 + carry;
+                *slot = t as u64;
+                carry = t >> 64;
+            }
+        }
+        let m = to_digits(&big, d);
+        big.zeroize();
+        // M + 1: the carry runs through digits 0 and 1 (both 2^52 - 1).
+        let mut m_plus_one = m.clone();
+        let mut carry = 1u64;
+        for dg in m_plus_one.iter_mut() {
+            let v = *dg + carry;
+            carry = v >> DIGIT_BITS;
+            *dg = v & MASK;
+        }
+        debug_assert!(m[0] == MASK && m[1] == MASK && m_plus_one[..2] == [0, 0]);
+        // 2^(bits - 1) < m <= M, where r_squared starts doubling; k0 = 1.
+        let rr = r_squared(&m, 1, self.bits);
+        Some(Pipelined52 { m, m_plus_one, rr })
+    }
+}
+
 /// x = 2 x mod m for x < m (digits); constant time in x and m.
 fn double_mod(x: &mut [u64], m: &[u64]) {
     let mut carry = 0;

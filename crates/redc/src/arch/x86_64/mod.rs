@@ -391,9 +391,17 @@ impl DualKey {
         if !ifma_available() || p.m.d != q.m.d {
             return None;
         }
+        let pipe = match (p.m.pipelined(), q.m.pipelined()) {
+            (Some(pp), Some(pq)) => Some((pp, pq)),
+            _ => None,
+        };
         let tables: Box<dyn DualTables> = with_nr!(p.m.d.div_ceil(4), NR => Box::new(Tables::<NR> {
             m: DualMod::new(&p.m, &q.m),
             rr: Lanes::interleave(&p.m.rr, &q.m.rr),
+            pipe: pipe.as_ref().map(|(pp, pq)| Pipe {
+                m: DualMod::pipelined(pp, pq),
+                rr: Lanes::interleave(&pp.rr, &pq.rr),
+            }),
             p: p.m.clone(),
             q: q.m.clone(),
         }));
@@ -409,7 +417,15 @@ impl DualKey {
     /// exponents' LENGTHS are public and may differ.
     pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(bp, ep, bq, eq, None, dedicated_sqr(self.nr))
+            .pow_secret(bp, ep, bq, eq, None, dedicated_sqr(self.nr), true)
+    }
+
+    /// Whether the secret exponentiations run quotient-pipelined (the
+    /// primes leave the 104 bits of margin in their digit count that it
+    /// needs: RSA-3072, not RSA-2048 or RSA-4096; see `ifma`, "Quotient
+    /// pipelining"). Public: depends on the primes' sizes only.
+    pub fn pipelined(&self) -> bool {
+        self.tables.pipelined()
     }
 
     /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`, as [`DualKey::pow_secret`]: the
@@ -427,7 +443,7 @@ impl DualKey {
         eq: &[u64],
     ) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(bp, ep, bq, eq, Some((fp, fq)), dedicated_sqr(self.nr))
+            .pow_secret(bp, ep, bq, eq, Some((fp, fq)), dedicated_sqr(self.nr), true)
     }
 
     /// [`DualKey::pow_secret`] with the squaring chosen by the caller
@@ -441,7 +457,27 @@ impl DualKey {
         eq: &[u64],
         dedicated: bool,
     ) -> (Vec<u64>, Vec<u64>) {
-        self.tables.pow_secret(bp, ep, bq, eq, None, dedicated)
+        self.tables.pow_secret(bp, ep, bq, eq, None, dedicated, true)
+    }
+
+    /// [`DualKey::pow_secret_blinded`] with every kernel choice made by the
+    /// caller: the squaring (`dedicated`) and whether to run pipelined where
+    /// the key allows it (`pipelined`; false always runs the plain form).
+    /// For tests and benchmarks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_secret_with(
+        &self,
+        bp: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+        pipelined: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
+        self.tables
+            .pow_secret(bp, ep, bq, eq, Some((fp, fq)), dedicated, pipelined)
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
@@ -454,7 +490,9 @@ impl DualKey {
 /// The dual exponentiations over one register count's tables.
 trait DualTables: Send + Sync {
     /// With `factors` (fp, fq): the bases times them (see
-    /// [`DualKey::pow_secret_blinded`]).
+    /// [`DualKey::pow_secret_blinded`]); `pipelined`: run pipelined where
+    /// the key allows it.
+    #[allow(clippy::too_many_arguments)]
     fn pow_secret(
         &self,
         bp: &[u64],
@@ -463,18 +501,34 @@ trait DualTables: Send + Sync {
         eq: &[u64],
         factors: Option<(&[u64], &[u64])>,
         dedicated: bool,
+        pipelined: bool,
     ) -> (Vec<u64>, Vec<u64>);
+    fn pipelined(&self) -> bool;
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
 }
 
 struct Tables<const NR: usize> {
     m: DualMod<NR>,
     rr: Lanes<NR>,
+    /// The pipelined moduli, where the primes' sizes allow them.
+    pipe: Option<Pipe<NR>>,
     p: Modulus52,
     q: Modulus52,
 }
 
+/// Both primes' pipelined forms M (`Modulus52::pipelined`) and R^2 mod M.
+struct Pipe<const NR: usize> {
+    m: DualMod<NR>,
+    rr: Lanes<NR>,
+}
+
 impl<const NR: usize> Drop for Tables<NR> {
+    fn drop(&mut self) {
+        self.rr.zeroize();
+    }
+}
+
+impl<const NR: usize> Drop for Pipe<NR> {
     fn drop(&mut self) {
         self.rr.zeroize();
     }
@@ -512,9 +566,15 @@ impl<const NR: usize> Tables<NR> {
     }
 }
 
-impl<const NR: usize> DualTables for Tables<NR> {
-    fn pow_secret(
+impl<const NR: usize> Tables<NR> {
+    /// The secret exponentiations with the run's modulus `m` (the primes, or
+    /// their pipelined forms when `PIPE`) and its `rr`; the last product is
+    /// by the primes themselves either way.
+    #[allow(clippy::too_many_arguments)]
+    fn pow_secret_in<const PIPE: bool>(
         &self,
+        m: &DualMod<NR>,
+        rr: &Lanes<NR>,
         bp: &[u64],
         ep: &[u64],
         bq: &[u64],
@@ -524,23 +584,47 @@ impl<const NR: usize> DualTables for Tables<NR> {
     ) -> (Vec<u64>, Vec<u64>) {
         let mut base = self.bases(bp, bq);
         // The entry product's second operand: R^2, or f R^2 for factors f.
-        let mut entry = self.rr;
+        let mut entry = *rr;
         if let Some((fp, fq)) = factors {
             let mut f = self.bases(fp, fq);
             let mut fr = Lanes::<NR>::ZERO;
             // SAFETY: a `DualKey` exists only where ifma_available() held at its creation.
             unsafe {
-                ifma::amm_dual::<NR, false>(&mut fr, &f, &self.rr, &self.m);
-                ifma::amm_dual::<NR, false>(&mut entry, &fr, &self.rr, &self.m);
+                ifma::amm_dual::<NR, false, PIPE>(&mut fr, &f, rr, m);
+                ifma::amm_dual::<NR, false, PIPE>(&mut entry, &fr, rr, m);
             }
             f.zeroize();
             fr.zeroize();
         }
         // SAFETY: as above.
-        let y = unsafe { ifma::pow_dual::<NR>(&self.m, &base, &self.rr, &entry, ep, eq, dedicated) };
+        let y = unsafe { ifma::pow_dual::<NR, PIPE>(m, &self.m, &base, rr, &entry, ep, eq, dedicated) };
         base.zeroize();
         entry.zeroize();
         self.results(y)
+    }
+}
+
+impl<const NR: usize> DualTables for Tables<NR> {
+    fn pow_secret(
+        &self,
+        bp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        eq: &[u64],
+        factors: Option<(&[u64], &[u64])>,
+        dedicated: bool,
+        pipelined: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
+        match (&self.pipe, pipelined) {
+            (Some(pipe), true) => {
+                self.pow_secret_in::<true>(&pipe.m, &pipe.rr, bp, ep, bq, eq, factors, dedicated)
+            }
+            _ => self.pow_secret_in::<false>(&self.m, &self.rr, bp, ep, bq, eq, factors, dedicated),
+        }
+    }
+
+    fn pipelined(&self) -> bool {
+        self.pipe.is_some()
     }
 
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>) {
@@ -615,6 +699,39 @@ pub fn amm52_dual(
     sqr: bool,
     iters: usize,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, false)
+}
+
+/// As [`amm52_dual`] with the quotient-pipelined kernel, mod the pipelined
+/// forms M of p and q (`Modulus52::pipelined`; inputs below 2M). Its twin is
+/// the portable product mod M with k0 = 1. None also where the moduli have
+/// no pipelined form.
+#[allow(clippy::too_many_arguments)]
+pub fn amm52_dual_pipelined(
+    p: &Ifma52Modulus,
+    ap: &[u64],
+    bp: &[u64],
+    q: &Ifma52Modulus,
+    aq: &[u64],
+    bq: &[u64],
+    sqr: bool,
+    iters: usize,
+) -> Option<(Vec<u64>, Vec<u64>)> {
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, true)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn amm52_dual_in(
+    p: &Ifma52Modulus,
+    ap: &[u64],
+    bp: &[u64],
+    q: &Ifma52Modulus,
+    aq: &[u64],
+    bq: &[u64],
+    sqr: bool,
+    iters: usize,
+    pipelined: bool,
+) -> Option<(Vec<u64>, Vec<u64>)> {
     let d = p.m.d;
     if !ifma_available() || q.m.d != d || iters == 0 {
         return None;
@@ -625,18 +742,27 @@ pub fn amm52_dual(
     {
         return None;
     }
+    let pipe = if pipelined {
+        Some((p.m.pipelined()?, q.m.pipelined()?))
+    } else {
+        None
+    };
     Some(with_nr!(d.div_ceil(4), NR => {
-        let dm = DualMod::<NR>::new(&p.m, &q.m);
+        let dm = match &pipe {
+            Some((pp, pq)) => DualMod::<NR>::pipelined(pp, pq),
+            None => DualMod::<NR>::new(&p.m, &q.m),
+        };
         let mut x = Lanes::<NR>::interleave(ap, aq);
         let b = Lanes::<NR>::interleave(bp, bq);
         let mut y = Lanes::<NR>::ZERO;
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
             unsafe {
-                if sqr {
-                    ifma::amm_dual::<NR, true>(&mut y, &x, &x, &dm);
-                } else {
-                    ifma::amm_dual::<NR, false>(&mut y, &x, &b, &dm);
+                match (sqr, pipelined) {
+                    (true, false) => ifma::amm_dual::<NR, true, false>(&mut y, &x, &x, &dm),
+                    (false, false) => ifma::amm_dual::<NR, false, false>(&mut y, &x, &b, &dm),
+                    (true, true) => ifma::amm_dual::<NR, true, true>(&mut y, &x, &x, &dm),
+                    (false, true) => ifma::amm_dual::<NR, false, true>(&mut y, &x, &b, &dm),
                 }
             }
             x = y;
@@ -1053,8 +1179,8 @@ pub fn calibrate_sqr(nr: usize) -> (f64, f64) {
             for _ in 0..32 {
                 // SAFETY: ifma_available() was checked above.
                 unsafe {
-                    ifma::sqr_dual::<NR>(&mut y, &a, &m, dedicated);
-                    ifma::sqr_dual::<NR>(&mut a, &y, &m, dedicated);
+                    ifma::sqr_dual::<NR, false>(&mut y, &a, &m, dedicated);
+                    ifma::sqr_dual::<NR, false>(&mut a, &y, &m, dedicated);
                 }
             }
             t.elapsed().as_nanos() as f64 / 64.0
