@@ -475,6 +475,73 @@ fn ifma_pipelined_matches_portable() {
     }
 }
 
+/// The unreduced input x < p q taken whole by the kernel (x = lo + hi R on
+/// entry), against num-bigint: ((x f mod p)^ep, (x f mod q)^eq), for edge
+/// inputs (0, 1, p, q, a multiple of p, n - 1) and random ones, every kernel
+/// choice, at the RSA CRT sizes and every register count with the 5-bit
+/// margin; refused (None) where the margin is missing.
+#[test]
+fn dual_key_wide_input_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(33);
+    // 208 nr - 108: pipelined, but a wide input too large for M (runs plain);
+    // 208 nr - 110: pipelined with a wide input.
+    let mut bits: Vec<u64> = (1..=10)
+        .flat_map(|nr| [208 * nr - 5, 208 * nr - 4, 208 * nr - 108, 208 * nr - 110])
+        .collect();
+    bits.extend([1024, 1536, 2048]);
+    for b in bits {
+        let (np, nq) = (random_modulus(&mut rng, b), random_modulus(&mut rng, b));
+        let n = &np * &nq;
+        let s = (b as usize).div_ceil(64);
+        let sn = (2 * b as usize).div_ceil(64);
+        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+        let key = x86::DualKey::new(&p, &q).unwrap();
+        let d = p.digits() as u64;
+        let fits = b + 5 <= 52 * d;
+        let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+        let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+        let (fp, fq) = (rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq));
+        let xs = [
+            BigUint::zero(),
+            BigUint::one(),
+            np.clone(),
+            nq.clone(),
+            &np * 3u8,
+            &n - 1u8,
+            rng.gen_biguint_below(&n),
+            rng.gen_biguint_below(&n),
+        ];
+        for x in &xs {
+            let want = (
+                limbs(&(x * &fp % &np).modpow(&big(&ep), &np), s),
+                limbs(&(x * &fq % &nq).modpow(&big(&eq), &nq), s),
+            );
+            let (xl, fpl, fql) = (limbs(x, sn), limbs(&fp, s), limbs(&fq, s));
+            let got = key.pow_secret_blinded_wide(&xl, &fpl, &ep, &fql, &eq);
+            assert_eq!(got.is_some(), fits, "{b} bits: wide input accepted");
+            if let Some(got) = got {
+                assert_eq!(got, want, "{b} bits, x = {x:x}");
+            }
+            for dedicated in [true, false] {
+                for pipelined in [true, false] {
+                    let got = key.pow_secret_wide_with(&xl, &fpl, &ep, &fql, &eq, dedicated, pipelined);
+                    assert_eq!(got.is_some(), fits, "{b} bits, pipelined {pipelined}: accepted");
+                    if let Some(got) = got {
+                        assert_eq!(
+                            got, want,
+                            "{b} bits, x = {x:x}, dedicated {dedicated}, pipelined {pipelined}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Both kernel candidates of the dual exponentiation (dedicated squaring and
 /// squaring as a product) against num-bigint, at the RSA CRT sizes and at
 /// every register count, whatever the calibration picked.

@@ -118,6 +118,27 @@ impl DualEngine {
         )
     }
 
+    /// As [`DualEngine::pow_secret_blinded`] with the base given once, as
+    /// `x < p q` not yet reduced into p and q: the IFMA kernel reduces it on
+    /// entry (`DualKey::pow_secret_blinded_wide`). None where that path does
+    /// not run (no IFMA tables for this pair, or primes without the margin it
+    /// needs): the caller reduces x itself then.
+    pub fn pow_secret_blinded_wide(
+        &self,
+        x: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = &self.tables {
+            return t.pow_secret_blinded_wide(x, fp, ep, fq, eq);
+        }
+        let _ = (x, fp, ep, fq, eq);
+        None
+    }
+
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC `exp`: variable time in
     /// `exp` only, constant time in the bases (reduced, in each engine's
     /// limb count).

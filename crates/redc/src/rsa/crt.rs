@@ -191,6 +191,13 @@ impl Crt {
     /// blinded input x f mod n, with the blinding inside the kernel's entry
     /// into the Montgomery domain ([`DualEngine::pow_secret_blinded`]).
     pub(crate) fn pow_private_blinded(&self, x: &[u64], f: &Halves) -> Halves {
+        // The IFMA kernel takes x whole and reduces it in its entry products.
+        if let Some((mp, mq)) =
+            self.engines
+                .pow_secret_blinded_wide(x, f.0.limbs(), &self.dp, f.1.limbs(), &self.dq)
+        {
+            return (Elem::new(mp), Elem::new(mq));
+        }
         let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
         let (mp, mq) = self.engines.pow_secret_blinded(
             xp.limbs(),

@@ -869,6 +869,22 @@ fn normalize<const NR: usize>(out: &mut Lanes<NR>, v: &[__m512i; NR]) {
     }
 }
 
+/// `out = a + b` digit by digit, carry-normalised (constant time). For two
+/// almost-Montgomery outputs (each below 2^(52 d) in d digits) whose sum
+/// stays below 2^(52 d).
+///
+/// # Safety
+/// Call only where AVX-512F is available.
+#[target_feature(enable = "avx512f")]
+pub fn add_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, b: &Lanes<NR>) {
+    let zero = _mm512_setzero_si512();
+    let mut v = [zero; NR];
+    for r in 0..NR {
+        v[r] = _mm512_add_epi64(ld!(&a.0[r]), ld!(&b.0[r]));
+    }
+    normalize(out, &v);
+}
+
 /// Constant-time table read: every entry is loaded; lanes of the p half keep
 /// entry `wp`, lanes of the q half entry `wq` (masked blends, no secret index).
 #[target_feature(enable = "avx512f")]
@@ -893,16 +909,19 @@ fn gather<const NR: usize>(out: &mut Lanes<NR>, table: &[Lanes<NR>], wp: u64, wq
     }
 }
 
-/// The dual fixed-window exponentiation: returns ((base_p f_p)^ep, (base_q
-/// f_q)^eq), per half at most m (not yet fully reduced), where `entry`
-/// holds f R^2 mod m per half (R = 2^(52 d)): `entry` = `rr` (f = 1) gives
-/// base^e, and a blinding factor f enters the base in the one product that
-/// puts it in the Montgomery domain, amm(base, f R^2) = base f R. `base`,
-/// `rr` and `entry` are interleaved digits (values below 2m); exponents are
-/// u64 limbs whose lengths are public (the shorter one is zero-extended).
+/// The dual fixed-window exponentiation: returns (x_p^ep, x_q^eq) per half,
+/// at most m (not yet fully reduced), where `first` holds x R per half (R =
+/// 2^(52 d)): the base in the Montgomery domain, table entry 1. Callers make
+/// it with one product, amm(base, f R^2) = base f R, which also brings in a
+/// blinding factor f (f = 1: `rr` itself), or with two (an input wider than
+/// m, [`add_dual`]). `first` may exceed 2m as long as first^2 / R < m and
+/// 2m first / R < m (the products with it stay below 2m): below 2m always
+/// (4m < R), below 4.1m where 17m < R. `rr` is R^2 mod m, interleaved
+/// digits; exponents are u64 limbs whose lengths are public (the shorter one
+/// is zero-extended).
 ///
 /// With `PIPE`, `m` is the pipelined form of the moduli (M = m s with M = -1
-/// mod 2^104; see "Quotient pipelining") and `rr`, `entry` are taken mod M:
+/// mod 2^104; see "Quotient pipelining") and `rr`, `first` are taken mod M:
 /// the run works mod M, which is a multiple of m, and the last product, by
 /// one, runs with `exit`, the moduli themselves: (x + Y m) / R < 1 + m for
 /// any x < R. Without `PIPE`, `exit` is `m`.
@@ -910,13 +929,11 @@ fn gather<const NR: usize>(out: &mut Lanes<NR>, table: &[Lanes<NR>], wp: u64, wq
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-#[allow(clippy::too_many_arguments)]
 pub fn pow_dual<const NR: usize, const PIPE: bool>(
     m: &DualMod<NR>,
     exit: &DualMod<NR>,
-    base: &Lanes<NR>,
+    first: &Lanes<NR>,
     rr: &Lanes<NR>,
-    entry: &Lanes<NR>,
     ep: &[u64],
     eq: &[u64],
     dedicated_sqr: bool,
@@ -926,7 +943,7 @@ pub fn pow_dual<const NR: usize, const PIPE: bool>(
     one.0[0][1] = 1;
     let mut table = vec![Lanes::<NR>::ZERO; 1 << WINDOW];
     amm_dual::<NR, false, PIPE>(&mut table[0], rr, &one, m);
-    amm_dual::<NR, false, PIPE>(&mut table[1], base, entry, m);
+    table[1] = *first;
     for k in 2..(1 << WINDOW) {
         let mut x = Lanes::<NR>::ZERO;
         if k % 2 == 0 {

@@ -398,12 +398,13 @@ impl DualKey {
         let tables: Box<dyn DualTables> = with_nr!(p.m.d.div_ceil(4), NR => Box::new(Tables::<NR> {
             m: DualMod::new(&p.m, &q.m),
             rr: Lanes::interleave(&p.m.rr, &q.m.rr),
-            pipe: pipe.as_ref().map(|(pp, pq)| Pipe {
+            pipe: pipe.as_ref().map(|(pp, pq)| Box::new(Pipe {
                 m: DualMod::pipelined(pp, pq),
                 rr: Lanes::interleave(&pp.rr, &pq.rr),
-            }),
+            })),
             p: p.m.clone(),
             q: q.m.clone(),
+            _fill: [0; TABLES_FILL],
         }));
         Some(DualKey {
             tables,
@@ -417,7 +418,8 @@ impl DualKey {
     /// exponents' LENGTHS are public and may differ.
     pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(bp, ep, bq, eq, None, dedicated_sqr(self.nr), true)
+            .pow_secret(Input::Halves(bp, bq), ep, eq, None, dedicated_sqr(self.nr), true)
+            .expect("halves are always accepted")
     }
 
     /// Whether the secret exponentiations run quotient-pipelined (the
@@ -443,7 +445,41 @@ impl DualKey {
         eq: &[u64],
     ) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(bp, ep, bq, eq, Some((fp, fq)), dedicated_sqr(self.nr), true)
+            .pow_secret(
+                Input::Halves(bp, bq),
+                ep,
+                eq,
+                Some((fp, fq)),
+                dedicated_sqr(self.nr),
+                true,
+            )
+            .expect("halves are always accepted")
+    }
+
+    /// As [`DualKey::pow_secret_blinded`] with the input x < p q not yet
+    /// reduced (n's limbs): x = x_lo + x_hi R (R = 2^(52 d)), so x f R =
+    /// amm(x_lo, f R^2) + amm(x_hi, f R^3) mod each prime, three dual
+    /// products (f R^3 included) in place of the reductions of x into p and
+    /// q. None where the primes leave less margin in their digit count than
+    /// this needs (5 bits plain, 109 pipelined: see [`ifma::pow_dual`] on its
+    /// first entry); RSA-2048, -3072 and -4096 primes have it. Panics if x
+    /// has bits at or above 2^(104 d - 10) (x < p q never has).
+    pub fn pow_secret_blinded_wide(
+        &self,
+        x: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        self.tables.pow_secret(
+            Input::Wide(x),
+            ep,
+            eq,
+            Some((fp, fq)),
+            dedicated_sqr(self.nr),
+            true,
+        )
     }
 
     /// [`DualKey::pow_secret`] with the squaring chosen by the caller
@@ -457,7 +493,9 @@ impl DualKey {
         eq: &[u64],
         dedicated: bool,
     ) -> (Vec<u64>, Vec<u64>) {
-        self.tables.pow_secret(bp, ep, bq, eq, None, dedicated, true)
+        self.tables
+            .pow_secret(Input::Halves(bp, bq), ep, eq, None, dedicated, true)
+            .expect("halves are always accepted")
     }
 
     /// [`DualKey::pow_secret_blinded`] with every kernel choice made by the
@@ -477,7 +515,32 @@ impl DualKey {
         pipelined: bool,
     ) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(bp, ep, bq, eq, Some((fp, fq)), dedicated, pipelined)
+            .pow_secret(
+                Input::Halves(bp, bq),
+                ep,
+                eq,
+                Some((fp, fq)),
+                dedicated,
+                pipelined,
+            )
+            .expect("halves are always accepted")
+    }
+
+    /// [`DualKey::pow_secret_blinded_wide`] with the kernel choices made by
+    /// the caller, as [`DualKey::pow_secret_with`]. For tests and benchmarks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_secret_wide_with(
+        &self,
+        x: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+        pipelined: bool,
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        self.tables
+            .pow_secret(Input::Wide(x), ep, eq, Some((fp, fq)), dedicated, pipelined)
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
@@ -487,22 +550,29 @@ impl DualKey {
     }
 }
 
+/// The base of a secret exponentiation: its residues, or one value below p q
+/// (n's limbs) that the kernel reduces on entry.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Halves(&'a [u64], &'a [u64]),
+    Wide(&'a [u64]),
+}
+
 /// The dual exponentiations over one register count's tables.
 trait DualTables: Send + Sync {
     /// With `factors` (fp, fq): the bases times them (see
     /// [`DualKey::pow_secret_blinded`]); `pipelined`: run pipelined where
-    /// the key allows it.
-    #[allow(clippy::too_many_arguments)]
+    /// the key allows it. None only for an `Input::Wide` the primes' sizes
+    /// leave no room for.
     fn pow_secret(
         &self,
-        bp: &[u64],
+        input: Input<'_>,
         ep: &[u64],
-        bq: &[u64],
         eq: &[u64],
         factors: Option<(&[u64], &[u64])>,
         dedicated: bool,
         pipelined: bool,
-    ) -> (Vec<u64>, Vec<u64>);
+    ) -> Option<(Vec<u64>, Vec<u64>)>;
     fn pipelined(&self) -> bool;
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
 }
@@ -510,11 +580,31 @@ trait DualTables: Send + Sync {
 struct Tables<const NR: usize> {
     m: DualMod<NR>,
     rr: Lanes<NR>,
-    /// The pipelined moduli, where the primes' sizes allow them.
-    pipe: Option<Pipe<NR>>,
+    /// The pipelined moduli, where the primes' sizes allow them. Boxed: an
+    /// inline `None` would leave its payload's bytes uninitialised, i.e.
+    /// whatever the stack held (a prime's digits, say), in the freed block.
+    pipe: Option<Box<Pipe<NR>>>,
     p: Modulus52,
     q: Modulus52,
+    /// Zeros where the 64-byte alignment would otherwise leave padding:
+    /// padding is copied with the struct from the stack where it was built
+    /// (and may hold a prime's digits from an earlier frame) into the heap
+    /// block that outlives it (`tests/secret_scan.rs` finds such bytes).
+    _fill: [u64; TABLES_FILL],
 }
+
+/// Words of `Tables::_fill`: the fields after the two 64-byte aligned ones
+/// (the pipe's box, two `Modulus52`) rounded up to a multiple of 64 bytes.
+const TABLES_FILL: usize = (64 - (8 + 2 * core::mem::size_of::<Modulus52>()) % 64) % 64 / 8;
+
+// No padding left in `Tables` (for every register count: only the 64-byte
+// multiples of the aligned fields depend on NR).
+const _: () = {
+    use core::mem::size_of;
+    let rest = size_of::<Option<Box<Pipe<1>>>>() + 2 * size_of::<Modulus52>() + 8 * TABLES_FILL;
+    assert!(size_of::<Tables<1>>() == size_of::<DualMod<1>>() + size_of::<Lanes<1>>() + rest);
+    assert!(size_of::<Tables<10>>() == size_of::<DualMod<10>>() + size_of::<Lanes<10>>() + rest);
+};
 
 /// Both primes' pipelined forms M (`Modulus52::pipelined`) and R^2 mod M.
 struct Pipe<const NR: usize> {
@@ -575,14 +665,12 @@ impl<const NR: usize> Tables<NR> {
         &self,
         m: &DualMod<NR>,
         rr: &Lanes<NR>,
-        bp: &[u64],
+        input: Input<'_>,
         ep: &[u64],
-        bq: &[u64],
         eq: &[u64],
         factors: Option<(&[u64], &[u64])>,
         dedicated: bool,
     ) -> (Vec<u64>, Vec<u64>) {
-        let mut base = self.bases(bp, bq);
         // The entry product's second operand: R^2, or f R^2 for factors f.
         let mut entry = *rr;
         if let Some((fp, fq)) = factors {
@@ -596,9 +684,52 @@ impl<const NR: usize> Tables<NR> {
             f.zeroize();
             fr.zeroize();
         }
+        // Table entry 1: x f R per half.
+        let mut first = Lanes::<NR>::ZERO;
+        match input {
+            Input::Halves(bp, bq) => {
+                let mut base = self.bases(bp, bq);
+                // SAFETY: as above.
+                unsafe { ifma::amm_dual::<NR, false, PIPE>(&mut first, &base, &entry, m) };
+                base.zeroize();
+            }
+            Input::Wide(x) => {
+                // x = lo + hi R: lo < R gives amm(lo, f R^2) < 3m; hi < R / 2^10
+                // (x < p q, each prime 5 bits below R) gives amm(hi, f R^3) < m
+                // + m / 2^9. The sum, x f R mod m, is below 4.1m with 17m < R,
+                // which `pow_dual` accepts as its first entry.
+                let d = 4 * NR;
+                // The bound on hi, checked: x < 2^(104 d - 10). x is the operation's
+                // input (public); the OR runs over every limb above the bound.
+                let limit = 104 * d - 10;
+                let (top, top_bits) = (limit.div_ceil(64), limit % 64);
+                let high = x.iter().skip(top).fold(0, |acc, &l| acc | l);
+                let partial = match (x.get(top - 1), top_bits) {
+                    (Some(&l), b) if b > 0 => l >> b,
+                    _ => 0,
+                };
+                assert!(high | partial == 0, "input at or above 2^(104 d - 10)");
+                let mut digits = portable52::to_digits(x, 2 * d);
+                let mut lo = Lanes::<NR>::interleave(&digits[..d], &digits[..d]);
+                let mut hi = Lanes::<NR>::interleave(&digits[d..], &digits[d..]);
+                let mut entry3 = Lanes::<NR>::ZERO;
+                let (mut t_lo, mut t_hi) = (Lanes::<NR>::ZERO, Lanes::<NR>::ZERO);
+                // SAFETY: as above.
+                unsafe {
+                    ifma::amm_dual::<NR, false, PIPE>(&mut entry3, &entry, rr, m);
+                    ifma::amm_dual::<NR, false, PIPE>(&mut t_lo, &lo, &entry, m);
+                    ifma::amm_dual::<NR, false, PIPE>(&mut t_hi, &hi, &entry3, m);
+                    ifma::add_dual(&mut first, &t_lo, &t_hi);
+                }
+                digits.zeroize();
+                for v in [&mut lo, &mut hi, &mut entry3, &mut t_lo, &mut t_hi] {
+                    v.zeroize();
+                }
+            }
+        }
         // SAFETY: as above.
-        let y = unsafe { ifma::pow_dual::<NR, PIPE>(m, &self.m, &base, rr, &entry, ep, eq, dedicated) };
-        base.zeroize();
+        let y = unsafe { ifma::pow_dual::<NR, PIPE>(m, &self.m, &first, rr, ep, eq, dedicated) };
+        first.zeroize();
         entry.zeroize();
         self.results(y)
     }
@@ -607,19 +738,28 @@ impl<const NR: usize> Tables<NR> {
 impl<const NR: usize> DualTables for Tables<NR> {
     fn pow_secret(
         &self,
-        bp: &[u64],
+        input: Input<'_>,
         ep: &[u64],
-        bq: &[u64],
         eq: &[u64],
         factors: Option<(&[u64], &[u64])>,
         dedicated: bool,
         pipelined: bool,
-    ) -> (Vec<u64>, Vec<u64>) {
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        // The margin a wide input needs below R: the run's modulus's bits + 5
+        // (a pipelined modulus has up to 104 bits more). Public sizes.
+        let wide_ok = |extra: usize| self.p.bits.max(self.q.bits) + extra + 5 <= 52 * 4 * NR;
+        let wide = matches!(input, Input::Wide(_));
+        // A wide input too large for the pipelined modulus runs plain.
         match (&self.pipe, pipelined) {
-            (Some(pipe), true) => {
-                self.pow_secret_in::<true>(&pipe.m, &pipe.rr, bp, ep, bq, eq, factors, dedicated)
+            (Some(pipe), true) if !wide || wide_ok(portable52::PIPELINE_BITS) => {
+                Some(self.pow_secret_in::<true>(&pipe.m, &pipe.rr, input, ep, eq, factors, dedicated))
             }
-            _ => self.pow_secret_in::<false>(&self.m, &self.rr, bp, ep, bq, eq, factors, dedicated),
+            _ => {
+                if wide && !wide_ok(0) {
+                    return None;
+                }
+                Some(self.pow_secret_in::<false>(&self.m, &self.rr, input, ep, eq, factors, dedicated))
+            }
         }
     }
 
