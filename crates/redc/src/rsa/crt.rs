@@ -189,7 +189,10 @@ impl Crt {
     /// `((x f_p)^dP mod p, (x f_q)^dQ mod q)` for `x < n` and a blinding
     /// factor's residues f = (f_p, f_q): the private exponentiations of the
     /// blinded input x f mod n, with the blinding inside the kernel's entry
-    /// into the Montgomery domain ([`DualEngine::pow_secret_blinded`]).
+    /// into the Montgomery domain ([`DualEngine::pow_secret_blinded`]). On
+    /// the IFMA kernel x itself enters too, unreduced (x = lo + hi R, two
+    /// entry products: [`DualEngine::pow_secret_blinded_wide`]); elsewhere
+    /// it is reduced into p and q first.
     pub(crate) fn pow_private_blinded(&self, x: &[u64], f: &Halves) -> Halves {
         // The IFMA kernel takes x whole and reduces it in its entry products.
         if let Some((mp, mq)) =
