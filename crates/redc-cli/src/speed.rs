@@ -410,6 +410,8 @@ pub fn run(args: SpeedArgs) -> i32 {
             })
             .flatten()
     };
+    // Whether that kernel runs quotient-pipelined (by the primes' size).
+    let pipelined = |r: &Row| redc::arch::select::ifma_pipelined(r.bits.div_ceil(2));
     let op_width = if args.batch { 11 } else { 7 };
     if args.json {
         let json: Vec<_> = rows
@@ -424,6 +426,7 @@ pub fn run(args: SpeedArgs) -> i32 {
                 });
                 if let Some(sq) = squaring(r) {
                     o["ifma_squaring"] = sq.into();
+                    o["ifma_pipelined"] = pipelined(r).into();
                 }
                 for (a, s) in anchors.iter().zip(&r.anchors) {
                     let Some(s) = s else { continue };
@@ -464,6 +467,14 @@ pub fn run(args: SpeedArgs) -> i32 {
         .collect();
     if !choices.is_empty() {
         text += &format!(" (IFMA squaring: {})", choices.join(", "));
+    }
+    let piped: Vec<String> = rows
+        .iter()
+        .filter(|r| squaring(r).is_some() && pipelined(r))
+        .map(|r| format!("{} bits", r.bits))
+        .collect();
+    if !piped.is_empty() {
+        text += &format!(" (quotient-pipelined: {})", piped.join(", "));
     }
     text += "\n";
     text += &format!(

@@ -95,6 +95,25 @@ pub fn cpu_model() -> String {
     }
 }
 
+/// Whether the dual IFMA kernel runs quotient-pipelined for primes of
+/// `prime_bits` bits (the margin `portable52::Modulus52::pipelined` needs:
+/// RSA-3072's primes, not RSA-2048's or RSA-4096's), where that kernel runs.
+pub fn ifma_pipelined(prime_bits: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use super::portable52::{DIGIT_BITS, PIPELINE_BITS, digits_for_bits};
+        let d = digits_for_bits(prime_bits);
+        super::x86_64::ifma_available()
+            && d <= 4 * super::x86_64::ifma::MAX_NR
+            && prime_bits + PIPELINE_BITS + 2 <= DIGIT_BITS as usize * d
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = prime_bits;
+        false
+    }
+}
+
 /// How the dual IFMA kernel squares at `digits` radix-2^52 digits per half
 /// ("dedicated" or "product"), or None where that kernel does not run
 /// (no IFMA, or not requested, or more than 40 digits). May run the
