@@ -18,7 +18,7 @@
 use crate::keys::Key;
 use crate::params::{Pad, Param, Value, find, md_name, parse_md};
 use redc::hash::HashAlg;
-use redc::padding::eme_pkcs1v15_decode_strict;
+use redc::padding::{Plaintext, eme_pkcs1v15_decode_strict};
 use redc::rsa::os_rng;
 use std::sync::Arc;
 use zeroize::Zeroizing;
@@ -99,7 +99,7 @@ impl CipherCtx {
     }
 
     /// Decrypt `ct`; `None` on any failure (one opaque outcome).
-    pub fn decrypt(&self, ct: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+    pub fn decrypt(&self, ct: &[u8]) -> Option<Plaintext> {
         if !self.decrypt {
             return None;
         }
@@ -110,23 +110,26 @@ impl CipherCtx {
         // The bare private operation: queued and batched inside async jobs.
         let raw = |ct: &[u8]| crate::queue::private_op(held, ct);
         match self.pad {
+            // A `Plaintext` keeps all k bytes and is wiped whole when it
+            // drops: the wipe does not tell the (real or synthetic) length.
             Pad::Pkcs1 if self.implicit_rejection => key.decrypt_pkcs1v15(rng, ct).ok(),
             Pad::Pkcs1 => {
                 let em = raw(ct)?;
                 eme_pkcs1v15_decode_strict(&em, key.size())
                     .ok()
-                    .map(Zeroizing::new)
+                    .map(|m| Plaintext::from(Zeroizing::new(m)))
             }
             Pad::Oaep => key
                 .decrypt_oaep_mgf1(rng, self.md, self.mgf1.unwrap_or(self.md), &self.label, ct)
-                .ok(),
-            Pad::None => raw(ct),
+                .ok()
+                .map(Plaintext::from),
+            Pad::None => raw(ct).map(Plaintext::from),
             Pad::Tls => {
                 if self.tls_client_version == 0 {
                     return None;
                 }
                 let em = raw(ct)?;
-                tls_premaster(&em, self.tls_client_version, self.tls_alt_version)
+                tls_premaster(&em, self.tls_client_version, self.tls_alt_version).map(Plaintext::from)
             }
             _ => None,
         }

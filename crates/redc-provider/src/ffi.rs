@@ -1352,7 +1352,8 @@ unsafe fn ac_run(
         let result = if decrypt {
             c.decrypt(input)
         } else {
-            c.encrypt(input).map(Zeroizing::new)
+            c.encrypt(input)
+                .map(|v| redc::padding::Plaintext::from(Zeroizing::new(v)))
         };
         match result {
             // SAFETY: out writable for outsize bytes; outlen writable.

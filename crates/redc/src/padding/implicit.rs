@@ -25,6 +25,7 @@ use zeroize::Zeroizing;
 
 use super::ctbytes::{lt, select_u8, select_usize, shift_left};
 use super::pkcs1v15::check_type2;
+use super::plaintext::Plaintext;
 use crate::ct::Mask;
 
 type HmacSha256 = hmac::Hmac<sha2::Sha256>;
@@ -117,9 +118,9 @@ fn prf(kdk: &[u8; 32], label: &[u8], out_len: usize) -> Zeroizing<Vec<u8>> {
 /// assert_eq!(bad, eme_pkcs1v15_decode_implicit(&[0u8; 128], 128, &kdk));
 /// assert!(bad.len() <= 128 - 11);
 /// ```
-pub fn eme_pkcs1v15_decode_implicit(em: &[u8], k: usize, kdk: &[u8; 32]) -> Vec<u8> {
+pub fn eme_pkcs1v15_decode_implicit(em: &[u8], k: usize, kdk: &[u8; 32]) -> Plaintext {
     if k < 11 {
-        return Vec::new();
+        return Plaintext::new(Zeroizing::new(Vec::new()), 0);
     }
     let synthetic = prf(kdk, b"message", k);
     let candidates = prf(kdk, b"length", 2 * LENGTH_CANDIDATES);
@@ -149,16 +150,14 @@ pub fn eme_pkcs1v15_decode_implicit(em: &[u8], k: usize, kdk: &[u8; 32]) -> Vec<
         *b = select_u8(good, *b, *s);
     }
     shift_left(&mut buf, start);
-    // The result's allocation, copy and (with `Zeroizing`) wiping do not
-    // depend on its length: all k bytes are copied (those past the length
-    // are the zeros `shift_left` filled in), and only then is the length
-    // set. A copy of the message alone allocated nothing for an empty
-    // message, and `ct_timing` told that class from a 48-byte message on AMD
-    // Zen 5 (family 26 model 2): |t| 9.7, then 18.6 on the re-run.
-    let len = k - start;
-    let mut out = buf.to_vec();
-    out.truncate(len);
-    out
+    // The result is the k-byte buffer itself, the message at its front
+    // (the bytes past it are the zeros `shift_left` filled in): nothing is
+    // allocated, copied or wiped by the message's length. A copy of the
+    // message alone allocated nothing for an empty message, and `ct_timing`
+    // told that class from a 48-byte message on AMD Zen 5 (family 26 model
+    // 2): |t| 9.7, then 18.6 on the re-run; a k-byte copy truncated to the
+    // length still took longer to wipe the longer the message ([`Plaintext`]).
+    Plaintext::new(buf, k - start)
 }
 
 /// One-stop implicit-rejection decryption decoding: derives the KDK from
@@ -171,7 +170,7 @@ pub fn eme_pkcs1v15_decode_implicit(em: &[u8], k: usize, kdk: &[u8; 32]) -> Vec<
 /// let out = pkcs1v15_decrypt_implicit(&[0u8; 64], 64, &[3; 64], &[5; 64]);
 /// assert!(out.len() <= 53);
 /// ```
-pub fn pkcs1v15_decrypt_implicit(em: &[u8], k: usize, d_be: &[u8], ciphertext: &[u8]) -> Vec<u8> {
+pub fn pkcs1v15_decrypt_implicit(em: &[u8], k: usize, d_be: &[u8], ciphertext: &[u8]) -> Plaintext {
     let kdk = Zeroizing::new(implicit_rejection_kdk(d_be, ciphertext, k));
     eme_pkcs1v15_decode_implicit(em, k, &kdk)
 }

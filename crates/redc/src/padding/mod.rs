@@ -34,6 +34,7 @@ mod implicit;
 mod mgf1;
 mod oaep;
 mod pkcs1v15;
+mod plaintext;
 mod pss;
 
 pub use implicit::{eme_pkcs1v15_decode_implicit, implicit_rejection_kdk, pkcs1v15_decrypt_implicit};
@@ -46,6 +47,7 @@ pub use pkcs1v15::{
     eme_pkcs1v15_decode_strict, eme_pkcs1v15_encode, emsa_pkcs1v15_encode, emsa_pkcs1v15_verify,
     pkcs1v15_max_message_len,
 };
+pub use plaintext::Plaintext;
 pub use pss::{
     SaltLen, emsa_pss_encode, emsa_pss_encode_mgf1, emsa_pss_encode_random, emsa_pss_encode_random_mgf1,
     emsa_pss_verify, emsa_pss_verify_mgf1, pss_max_salt_len,

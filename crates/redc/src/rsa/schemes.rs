@@ -216,15 +216,15 @@ impl RsaPrivateKey {
         &self,
         rng: &mut R,
         ciphertext: &[u8],
-    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+    ) -> Result<padding::Plaintext, Error> {
         let em = self.raw_private(rng, ciphertext).map_err(public_or_decryption)?;
         let d = self.d_be_fixed();
-        Ok(Zeroizing::new(padding::pkcs1v15_decrypt_implicit(
+        Ok(padding::pkcs1v15_decrypt_implicit(
             &em,
             self.size(),
             &d,
             ciphertext,
-        )))
+        ))
     }
 }
 
