@@ -74,9 +74,9 @@ log, mode, rc, root = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 PUBLIC_LENGTH = [
     ("eme_oaep_decode", r"\.\.msg_len\]",
      "OAEP: the message returned after the one final decision; its length is public"),
-    ("eme_pkcs1v15_decode_implicit", r"out\.truncate\(len\)",
+    ("eme_pkcs1v15_decode_implicit", r"Plaintext::new\(buf, k - start\)",
      "implicit rejection: setting the returned message's length (public once returned; "
-     "truncate's never-taken check; allocation, copy and wipe cover all k bytes)"),
+     "Plaintext::new's clamp to k; the k-byte buffer is returned and wiped whole)"),
 ]
 
 VG = re.compile(r"^==(\d+)== ?(.*)$")
