@@ -35,12 +35,6 @@ impl Plaintext {
     pub fn as_slice(&self) -> &[u8] {
         self
     }
-
-    /// The message as an owned vector of exactly its length. Its wipe then
-    /// depends on the length again: for callers that must hand a vector on.
-    pub fn to_zeroizing_vec(&self) -> Zeroizing<Vec<u8>> {
-        Zeroizing::new(self.to_vec())
-    }
 }
 
 impl From<Zeroizing<Vec<u8>>> for Plaintext {

@@ -423,6 +423,23 @@ macro_rules! a_part {
     }};
 }
 
+/// Position i + 1 of step i = 4 g + S as the window holds it (wa, doubled
+/// for a square, plus wn), broadcast to every lane pair: the chain's bracket
+/// before its own terms.
+macro_rules! window_position {
+    ($S:expr, $st:ident, $sqr:expr) => {{
+        const SLOT: usize = ($S + 1) / 4;
+        const PAIR: i32 = ((($S + 1) % 4) * 0x55) as i32;
+        let wa = if $sqr {
+            _mm512_add_epi64($st.wa[SLOT], $st.wa[SLOT])
+        } else {
+            $st.wa[SLOT]
+        };
+        let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
+        _mm512_shuffle_i64x2::<PAIR>(reg, reg)
+    }};
+}
+
 /// The quotient chain of step i = 4 g + S: y_i, and position i + 1 in full
 /// (X_{i+1}); the last argument `true` selects the pipelined form (module
 /// comment, "Quotient pipelining"). Its A part was issued before it (see `amm_dual`). In a product
@@ -443,15 +460,7 @@ macro_rules! chain {
         let zero = _mm512_setzero_si512();
         let x = $st.x0;
         $st.c = _mm512_srli_epi64::<52>(x);
-        const SLOT: usize = (S + 1) / 4;
-        const PAIR: i32 = (((S + 1) % 4) * 0x55) as i32;
-        let wa = if $sqr {
-            _mm512_add_epi64($st.wa[SLOT], $st.wa[SLOT])
-        } else {
-            $st.wa[SLOT]
-        };
-        let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
-        let rb = _mm512_shuffle_i64x2::<PAIR>(reg, reg);
+        let rb = window_position!(S, $st, $sqr);
         // A square issues step i - 1's N part after this chain: its one term
         // at position i + 1 is lo(s2 y_{i-1}) (s0 = s1 = 0). A product issued
         // it before, so the window has it; there the next step's a part at
@@ -483,15 +492,7 @@ macro_rules! chain {
         $st.c = _mm512_srli_epi64::<52>(x);
         // Position i + 1 as accumulated so far: this step's a part, and the n
         // parts of steps up to i - 2 (step i - 1's is issued after this chain).
-        const SLOT: usize = (S + 1) / 4;
-        const PAIR: i32 = (((S + 1) % 4) * 0x55) as i32;
-        let wa = if $sqr {
-            _mm512_add_epi64($st.wa[SLOT], $st.wa[SLOT])
-        } else {
-            $st.wa[SLOT]
-        };
-        let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
-        let rb = _mm512_shuffle_i64x2::<PAIR>(reg, reg);
+        let rb = window_position!(S, $st, $sqr);
         // Step i - 1's n part at position i + 1, lo(n2 y_{i-1}) + hi(n1 y_{i-1})
         // (zero for i = 0: y_prev starts at zero), with the next step's a part
         // at position i + 1 (a product only; zero for a square) on top. All of
