@@ -809,9 +809,7 @@ pub fn decrypt(args: CryptArgs) -> i32 {
             let mut rng = os_rng();
             let result = match args.scheme {
                 CryptScheme::Pkcs1 => key.decrypt_pkcs1v15(&mut rng, &ct),
-                CryptScheme::Oaep => key
-                    .decrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &ct)
-                    .map(redc::padding::Plaintext::from),
+                CryptScheme::Oaep => key.decrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &ct),
             };
             match result {
                 Ok(msg) => {

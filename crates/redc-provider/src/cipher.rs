@@ -121,8 +121,7 @@ impl CipherCtx {
             }
             Pad::Oaep => key
                 .decrypt_oaep_mgf1(rng, self.md, self.mgf1.unwrap_or(self.md), &self.label, ct)
-                .ok()
-                .map(Plaintext::from),
+                .ok(),
             Pad::None => raw(ct).map(Plaintext::from),
             Pad::Tls => {
                 if self.tls_client_version == 0 {

@@ -235,3 +235,53 @@ fn unbalanced_primes_from_components() {
         }
     }
 }
+
+/// The edge inputs 0, 1 and n - 1 (0 runs on a stand-in inside, see
+/// `ZeroInput`), on the single-operation path and in batches of every
+/// grouping, against num-bigint's c^d mod n.
+#[test]
+fn edge_inputs_match_bigint_single_and_batch() {
+    let mut rng = os_rng();
+    for bits in [1024usize, 2048] {
+        let key = keygen::generate(bits, 65537, &mut rng).unwrap();
+        let k = key.size();
+        let n = b(&key.public_key().n_bytes());
+        let d = b(&key.d_bytes());
+        let be = |v: &BigUint| {
+            let raw = v.to_bytes_be();
+            let mut x = vec![0u8; k - raw.len()];
+            x.extend(raw);
+            x
+        };
+        let inputs: Vec<Vec<u8>> = [BigUint::ZERO, BigUint::one(), &n - 1u8, BigUint::from(2u8)]
+            .iter()
+            .map(be)
+            .collect();
+        let want: Vec<Vec<u8>> = inputs.iter().map(|c| be(&b(c).modpow(&d, &n))).collect();
+        for (c, w) in inputs.iter().zip(&want) {
+            assert_eq!(
+                &key.raw_private(&mut rng, c).unwrap()[..],
+                &w[..],
+                "single, c = {}",
+                b(c)
+            );
+        }
+        // Zeros at every position of groups of 1, 4, 8 and 9 operations.
+        for len in [1usize, 4, 8, 9] {
+            for at in 0..len {
+                let group: Vec<&[u8]> = (0..len)
+                    .map(|i| &inputs[if i == at { 0 } else { 1 + i % 3 }][..])
+                    .collect();
+                let out = key.raw_private_batch(&mut rng, &group);
+                for (i, r) in out.iter().enumerate() {
+                    let w = &want[if i == at { 0 } else { 1 + i % 3 }];
+                    assert_eq!(
+                        &r.as_ref().unwrap()[..],
+                        &w[..],
+                        "batch of {len}, zero at {at}, op {i}"
+                    );
+                }
+            }
+        }
+    }
+}

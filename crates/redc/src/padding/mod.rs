@@ -25,7 +25,9 @@
 //! branch and no memory access that depends on the decrypted bytes before
 //! their single final decision, and every failure is the same opaque
 //! [`PaddingError::Decryption`]. Only the public lengths (`k`, the hash) are
-//! branched on. The returned message length is, unavoidably, visible.
+//! branched on. The returned message length is, unavoidably, visible; but
+//! OAEP's and the implicit-rejection decoder's results keep all k bytes
+//! ([`Plaintext`]), so that no allocation, copy or wipe is sized by it.
 
 use core::fmt;
 

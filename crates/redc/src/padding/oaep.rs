@@ -4,6 +4,7 @@ use rand_core::CryptoRng;
 use zeroize::Zeroizing;
 
 use super::PaddingError;
+use super::Plaintext;
 use super::ctbytes::{bytes_eq, eq_u8, select_usize, shift_left};
 use super::mgf1::mgf1_xor;
 use crate::ct::Mask;
@@ -125,11 +126,17 @@ pub fn eme_oaep_encode_random_mgf1<R: CryptoRng + ?Sized>(
 /// and every failure (leading byte, label hash, separator) is the same
 /// opaque [`PaddingError::Decryption`], so that it is no Manger oracle.
 ///
+/// The message comes back in a [`Plaintext`] over a k-byte buffer, so that
+/// a valid decryption and a rejected one cost the same: both make one
+/// k-byte copy of `em` and wipe it whole once (the rejected one here, the
+/// valid one when its result drops), and no allocation or wipe is sized by
+/// the message's length.
+///
 /// ```
 /// use redc::{hash::HashAlg, padding::{PaddingError, eme_oaep_decode}};
 /// assert_eq!(eme_oaep_decode(HashAlg::Sha256, b"", &[0u8; 256], 256), Err(PaddingError::Decryption));
 /// ```
-pub fn eme_oaep_decode(hash: HashAlg, label: &[u8], em: &[u8], k: usize) -> Result<Vec<u8>, PaddingError> {
+pub fn eme_oaep_decode(hash: HashAlg, label: &[u8], em: &[u8], k: usize) -> Result<Plaintext, PaddingError> {
     eme_oaep_decode_mgf1(hash, hash, label, em, k)
 }
 
@@ -141,7 +148,7 @@ pub fn eme_oaep_decode_mgf1(
     label: &[u8],
     em: &[u8],
     k: usize,
-) -> Result<Vec<u8>, PaddingError> {
+) -> Result<Plaintext, PaddingError> {
     let h_len = hash.output_len();
     // Public checks.
     if k < 2 * h_len + 2 || em.len() != k {
@@ -171,10 +178,14 @@ pub fn eme_oaep_decode_mgf1(
     let msg_start = one_index + 1;
     shift_left(ps_and_msg, msg_start);
     let msg_len = ps_and_msg.len() - msg_start;
-    // The one decision.
+    // The message to the buffer's front (a public offset, 2 hLen + 1), so
+    // that the result is its first msg_len bytes.
+    buf.copy_within(1 + 2 * h_len.., 0);
+    // The one decision. Either way the k-byte buffer is wiped once, whole.
     if good.leak_bool() {
-        Ok(ps_and_msg[..msg_len].to_vec())
+        Ok(Plaintext::new(buf, msg_len))
     } else {
+        drop(buf);
         Err(PaddingError::Decryption)
     }
 }

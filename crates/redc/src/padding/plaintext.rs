@@ -106,7 +106,10 @@ impl<const N: usize> PartialEq<&[u8; N]> for Plaintext {
 
 #[cfg(test)]
 mod tests {
-    use crate::padding::eme_pkcs1v15_decode_implicit;
+    use crate::hash::HashAlg;
+    use crate::padding::{
+        eme_oaep_decode, eme_oaep_encode, eme_pkcs1v15_decode_implicit, oaep_max_message_len,
+    };
 
     /// The decoder's result keeps all k bytes (the wipe's length) for every
     /// message length, real or synthetic, and reads as the message.
@@ -127,5 +130,20 @@ mod tests {
         let synthetic = eme_pkcs1v15_decode_implicit(&[1u8; 128], k, &kdk);
         assert!(synthetic.len() <= k - 11);
         assert_eq!(synthetic.buf.len(), k);
+    }
+
+    /// OAEP's result keeps all k bytes too, for every message length, so
+    /// that a valid decryption's wipe costs what a rejected one's does.
+    #[test]
+    fn oaep_decoder_keeps_k_bytes_whatever_the_length() {
+        let (h, k) = (HashAlg::Sha256, 128);
+        let max = oaep_max_message_len(h, k).unwrap();
+        for msg_len in [0usize, 1, 17, max] {
+            let msg: Vec<u8> = (0..msg_len).map(|i| (i * 7 + 1) as u8).collect();
+            let em = eme_oaep_encode(h, b"l", &msg, &[3u8; 32], k).unwrap();
+            let pt = eme_oaep_decode(h, b"l", &em, k).unwrap();
+            assert_eq!(pt, msg);
+            assert_eq!(pt.buf.len(), k, "message of {msg_len} bytes");
+        }
     }
 }

@@ -21,7 +21,7 @@
 
 use super::Error;
 use super::crt::Secret;
-use super::private::RsaPrivateKey;
+use super::private::{RsaPrivateKey, ZeroInput};
 use super::public::RsaPublicKey;
 use crate::hash::HashAlg;
 use rand_core::CryptoRng;
@@ -161,10 +161,15 @@ pub fn raw_private_many<R: CryptoRng + ?Sized>(
 ) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {
     let mut results: Results = (0..ops.len()).map(|_| None).collect();
     // Inputs as limbs below n; a bad one fails alone.
+    // The input 0 runs on a stand-in (`ZeroInput`, public).
     let mut pending: Vec<Pending> = Vec::with_capacity(ops.len());
+    let mut zeros = vec![ZeroInput::default(); ops.len()];
     for (i, (key, x)) in ops.iter().enumerate() {
         match key.public_key().input_limbs(x) {
-            Ok(c) => pending.push((i, c)),
+            Ok(mut c) => {
+                zeros[i] = ZeroInput::stand_in(&mut c);
+                pending.push((i, c))
+            }
             Err(e) => results[i] = Some(Err(e)),
         }
     }
@@ -203,7 +208,14 @@ pub fn raw_private_many<R: CryptoRng + ?Sized>(
     check_all(ops, &mut unchecked, &mut results);
     results
         .into_iter()
-        .map(|r| r.expect("every operation has a result"))
+        .zip(zeros)
+        .map(|(r, zero)| {
+            let mut r = r.expect("every operation has a result");
+            if let Ok(out) = &mut r {
+                zero.restore(out);
+            }
+            r
+        })
         .collect()
 }
 

@@ -14,7 +14,6 @@ use super::{Error, RsaPrivateKey, RsaPublicKey};
 use crate::hash::HashAlg;
 use crate::padding::{self, PaddingError, SaltLen};
 use rand_core::CryptoRng;
-use zeroize::Zeroizing;
 
 /// Every encoding failure means the message (or salt) does not fit the key.
 fn encoding_error(_: PaddingError) -> Error {
@@ -166,7 +165,7 @@ impl RsaPrivateKey {
         hash: HashAlg,
         label: &[u8],
         ciphertext: &[u8],
-    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+    ) -> Result<padding::Plaintext, Error> {
         self.decrypt_oaep_mgf1(rng, hash, hash, label, ciphertext)
     }
 
@@ -187,11 +186,9 @@ impl RsaPrivateKey {
         mgf1_hash: HashAlg,
         label: &[u8],
         ciphertext: &[u8],
-    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+    ) -> Result<padding::Plaintext, Error> {
         let em = self.raw_private(rng, ciphertext).map_err(public_or_decryption)?;
-        let m = padding::eme_oaep_decode_mgf1(hash, mgf1_hash, label, &em, self.size())
-            .map_err(|_| Error::Decryption)?;
-        Ok(Zeroizing::new(m))
+        padding::eme_oaep_decode_mgf1(hash, mgf1_hash, label, &em, self.size()).map_err(|_| Error::Decryption)
     }
 
     /// RSAES-PKCS1-v1_5 decryption (RFC 8017 7.2.2) with implicit rejection:
