@@ -119,6 +119,36 @@ mod bench {
         }
     }
 
+    /// `kernel_bench pow`: us per dual exponentiation (both CRT halves, full-length
+    /// exponents, dedicated squaring, pipelined where the key is) for the primes of
+    /// RSA-2048, -3072 and -4096: the private operation's kernel work alone.
+    fn pow() {
+        let mut rng = StdRng::seed_from_u64(11);
+        for bits in [1024u64, 1536, 2048] {
+            let s = (bits / 64) as usize;
+            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
+            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+            let key = x86::DualKey::new(&p, &q).unwrap();
+            let b: Vec<Vec<u64>> = [&np, &nq, &np, &nq]
+                .iter()
+                .map(|n| limbs(&rng.gen_biguint_below(n), s))
+                .collect();
+            let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+            let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+            let pipelined = key.pipelined();
+            let t = time(15, 20, |n| {
+                for _ in 0..n {
+                    black_box(key.pow_secret_with(&b[0], &b[2], &ep, &b[1], &b[3], &eq, true, pipelined));
+                }
+            }) / 1000.0;
+            println!(
+                "RSA-{}: dual exponentiation {t:.1} us (pipelined: {pipelined})",
+                2 * bits
+            );
+        }
+    }
+
     /// `kernel_bench steps`: ns per dual product at every digit count (the per-step cost).
     fn steps() {
         let mut rng = StdRng::seed_from_u64(7);
@@ -330,6 +360,9 @@ mod bench {
         }
         if std::env::args().nth(1).as_deref() == Some("pipe") {
             return pipe();
+        }
+        if std::env::args().nth(1).as_deref() == Some("pow") {
+            return pow();
         }
         if std::env::args().nth(1).as_deref() == Some("widths") {
             return widths();
