@@ -291,7 +291,7 @@ macro_rules! edge_rows {
 }
 
 /// `out = amm(a, a)`: [`sqr`] up to [`REG_MAX_D`] digits, [`sqr_cols`]
-/// above (the same split as [`amm_any`]).
+/// above (the same split as `amm_any`).
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
@@ -319,7 +319,7 @@ pub fn sqr_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scra
 ///
 /// A block's edge rows (the first K and last K rows of a that reach it, and
 /// the first K quotient rows) reach only some of its columns; they issue
-/// only the products that land on a digit ([`edge_rows!`]), where reading
+/// only the products that land on a digit (`edge_rows!`), where reading
 /// the zero pads cost about 14% more IFMAs at 40 digits. Intel Xeon family
 /// 6 model 207, `kernel_bench mb8pow`, six interleaved rounds, best / median
 /// us per exponentiation: 30 digits 181 / 187 against 203 / 240, 32 digits
@@ -875,7 +875,7 @@ pub fn pow_public<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, e: &[u64]) -> Mb
 
 /// `(base_l f_l)^exp_l` per lane, out of the Montgomery domain (per lane at
 /// most m_l, not yet fully reduced), f_l = 1 without `factor`: fixed 4-bit
-/// windows ([`MB8_WINDOW`]), 4 squarings ([`sqr_any`]) and one table
+/// windows (`MB8_WINDOW`), 4 squarings ([`sqr_any`]) and one table
 /// product per window, the table read whole at every lookup. A factor (a
 /// blinding factor) enters the base in the product that puts the base in
 /// the Montgomery domain, amm(base, f R^2) = base f R, f R^2 itself made by
