@@ -963,3 +963,34 @@ fn ifma_mb8_invert_many_matches_bigint() {
         assert!(x86::invert_many_mb8(&m, &[&x[..]], &limbs(&BigUint::one(), s), |_| None).is_none());
     }
 }
+
+/// The exponentiation (window table, gather, chains of squares and products,
+/// the normalisation's carry resolution between them) at every register
+/// count 1..=10, the largest prime of each, on bases whose digits are all
+/// ones (where the carry resolution ripples), n - 1 and random ones, against
+/// num-bigint (the RSA sizes alone reach 5, 6, 8 and 10 registers).
+#[test]
+fn pow_secret_every_register_count_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(12);
+    for nr in 1..=10u64 {
+        let bits = 208 * nr - 2; // the largest prime of this register count
+        let s = (bits as usize).div_ceil(64);
+        for n in moduli(&mut rng, bits) {
+            let m = Ifma52Modulus::new_unchecked_cpu(&limbs(&n, s)).unwrap();
+            let top = BigUint::one() << (bits - 1);
+            let bases = [&n - 1u8, &top - 1u8, rng.gen_biguint_below(&n)];
+            for base in &bases {
+                let e: Vec<u64> = (0..2).map(|_| rng.r#gen()).collect();
+                let want = limbs(&base.modpow(&big(&e), &n), s);
+                assert_eq!(
+                    x86::pow_secret(&m, &limbs(base, s), &e),
+                    want,
+                    "nr={nr} base={base:x}"
+                );
+            }
+        }
+    }
+}
