@@ -19,6 +19,13 @@
 //!   second-order test, Welch's t on the centred squares (x - mean)^2 of
 //!   each class, raw and cropped at the 90th percentile.
 //!
+//! Every suite also has a control: a second pool drawn exactly as its
+//! reference class's (`random-2`, `valid-2`), compared with it. Nothing but
+//! the machine can tell the two apart, so a control that fails says the run
+//! saw drift (frequency, neighbours) at the test's sensitivity, and that the
+//! run's other failures are weak evidence; the output says so. A failing
+//! control fails the run like any pair.
+//!
 //! A pair's figure is its largest |t| over these tests; over 4.5 fails (the
 //! issue's threshold). A failing pair is measured once more with fresh
 //! samples (unless `--no-rerun`), and fails only if it fails again; the
@@ -106,6 +113,12 @@ struct Suite<'k> {
 /// How many distinct inputs a class of random inputs keeps.
 const POOL: usize = 2048;
 
+/// A control pair: a class against its reference drawn twice (`NAME-2`
+/// against `NAME`).
+fn is_control(a: &str, b: &str) -> bool {
+    a.strip_suffix("-2") == Some(b)
+}
+
 /// A fixed class's pool: `POOL` copies of one value, each in its own
 /// allocation. Reading the one value from one place would keep it in L1 while
 /// a random class's inputs come from a 512 KiB pool: in a 2x10^5-sample run
@@ -143,6 +156,7 @@ fn private_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
     let k = key.size();
     let n = key.public_key().n_bytes();
     let random = (0..POOL).map(|_| random_below_n(rng, k)).collect();
+    let random2 = (0..POOL).map(|_| random_below_n(rng, k)).collect();
     let fixed = random_below_n(rng, k);
     Suite {
         name: "private",
@@ -167,8 +181,12 @@ fn private_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
                 name: "n-1",
                 inputs: copies(n_minus_1(&n, k)),
             },
+            Class {
+                name: "random-2",
+                inputs: random2,
+            },
         ],
-        pairs: vec![(1, 0), (2, 0), (3, 0), (4, 0)],
+        pairs: vec![(1, 0), (2, 0), (3, 0), (4, 0), (5, 0)],
         op: Box::new(move |x| {
             let _ = black_box(key.raw_private(&mut os_rng(), black_box(x)));
         }),
@@ -242,18 +260,22 @@ fn pkcs1v15_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
             name: "max-message",
             inputs: pool(rng, &|r| em(r, 0, 2, 8, k - 11, true)),
         },
+        Class {
+            name: "valid-2",
+            inputs: pool(rng, &|r| em(r, 0, 2, k - 3 - msg, msg, true)),
+        },
     ];
     // Check the classes decode as intended (a wrong harness proves nothing).
     for (i, c) in classes.iter().enumerate() {
         let em = key.raw_private(&mut os_rng(), &c.inputs[0]).expect("decrypts");
         let strict = padding::eme_pkcs1v15_decode_strict(&em, k);
-        let want_ok = matches!(i, 0 | 5 | 6);
+        let want_ok = matches!(i, 0 | 5 | 6 | 7);
         assert_eq!(strict.is_ok(), want_ok, "class {} decodes as intended", c.name);
     }
     Suite {
         name: "pkcs1v15",
         classes,
-        pairs: (1..7).map(|i| (i, 0)).collect(),
+        pairs: (1..8).map(|i| (i, 0)).collect(),
         op: Box::new(move |c| {
             let _ = black_box(key.decrypt_pkcs1v15(&mut os_rng(), black_box(c)));
         }),
@@ -293,17 +315,21 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
             name: "random",
             inputs: (0..n).map(|_| random_below_n(rng, k)).collect(),
         },
+        Class {
+            name: "valid-2",
+            inputs: (0..n).map(|_| enc(rng, OAEP_LABEL, 0)).collect(),
+        },
     ];
     for (i, c) in classes.iter().enumerate() {
         let ok = key
             .decrypt_oaep(&mut os_rng(), hash, OAEP_LABEL, &c.inputs[0])
             .is_ok();
-        assert_eq!(ok, i == 0, "class {} decrypts as intended", c.name);
+        assert_eq!(ok, i == 0 || i == 4, "class {} decrypts as intended", c.name);
     }
     Suite {
         name: "oaep",
         classes,
-        pairs: vec![(1, 0), (2, 0), (3, 0), (1, 2)],
+        pairs: vec![(1, 0), (2, 0), (3, 0), (1, 2), (4, 0)],
         op: Box::new(move |c| {
             let _ = black_box(key.decrypt_oaep(&mut os_rng(), hash, OAEP_LABEL, black_box(c)));
         }),
@@ -525,6 +551,7 @@ fn main() -> ExitCode {
     );
     let mut rng = StdRng::from_entropy();
     let mut failed = Vec::new();
+    let mut failed_controls = 0usize;
     let mut table = Vec::new();
     for name in &o.suites {
         let suite = match name.as_str() {
@@ -562,10 +589,17 @@ fn main() -> ExitCode {
             }
             let pass = final_t <= o.threshold;
             line.push_str(if pass { "  PASS" } else { "  FAIL" });
+            let control = is_control(ca, cb);
+            if control {
+                line.push_str("  (control: two pools of one class)");
+            }
             println!("{line}");
             table.push((suite.name, ca, cb, t));
             if !pass {
                 failed.push(format!("{} {ca} vs {cb}", suite.name));
+                if control {
+                    failed_controls += 1;
+                }
             }
         }
         println!("{}: {:.1} s", suite.name, t_suite.elapsed().as_secs_f64());
@@ -581,6 +615,12 @@ fn main() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         println!("ct_timing: FAIL: {}", failed.join("; "));
+        if failed_controls > 0 {
+            println!(
+                "ct_timing: {failed_controls} control pair(s) failed too: this run saw drift that two pools \
+                 of one class show alike, so its other failures are weak evidence either way; re-run"
+            );
+        }
         ExitCode::from(1)
     }
 }
