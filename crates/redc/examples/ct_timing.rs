@@ -19,15 +19,20 @@
 //!   second-order test, Welch's t on the centred squares (x - mean)^2 of
 //!   each class, raw and cropped at the 90th percentile.
 //!
-//! Every suite also has a control: a second pool drawn exactly as its
-//! reference class's (`random-2`, `valid-2`), compared with it. Nothing but
-//! the machine can tell the two apart, so a control that fails says the run
-//! saw drift (frequency, neighbours) at the test's sensitivity, and that the
-//! run's other failures are weak evidence; the output says so. A failing
-//! control fails the run like any pair.
+//! Every suite draws its reference class twice: a second pool made exactly
+//! as the first (`random-2`, `valid-2`). Nothing but the machine can tell the
+//! two apart, and on a shared host one pool sometimes stands a few ticks
+//! apart from the other for a whole run (seen at 10^5 and 10^6 samples, every
+//! class then "failing" against it with equal medians). So:
+//! - a class is compared with both reference pools, and its figure is the
+//!   smaller of the two: a difference of the code shows against both pools,
+//!   one pool standing apart shows against one only;
+//! - the two pools are compared with each other (the control), and a control
+//!   over the threshold is reported as drift of the run: it is not a property
+//!   of the code and does not fail the run by itself.
 //!
-//! A pair's figure is its largest |t| over these tests; over 4.5 fails (the
-//! issue's threshold). A failing pair is measured once more with fresh
+//! A comparison's figure is its largest |t| over these tests; over 4.5 fails
+//! (the issue's threshold). A failing pair is measured once more with fresh
 //! samples (unless `--no-rerun`), and fails only if it fails again; the
 //! output says so. Exit status: 0 every pair passed, 1 a pair failed,
 //! 2 bad usage.
@@ -117,6 +122,46 @@ const POOL: usize = 2048;
 /// against `NAME`).
 fn is_control(a: &str, b: &str) -> bool {
     a.strip_suffix("-2") == Some(b)
+}
+
+/// The second pool of class `b` (the class named `b-2`), if the suite has one.
+fn second_pool(suite: &Suite<'_>, b: usize) -> Option<usize> {
+    let twin = format!("{}-2", suite.classes[b].name);
+    suite.classes.iter().position(|c| c.name == twin)
+}
+
+/// One comparison of a pair: against the reference pool, and (where the
+/// suite draws the reference twice) against its second pool. The pair's
+/// figure is the smaller of the two largest |t|.
+struct Judged {
+    first: (String, f64),
+    second: Option<(String, f64)>,
+}
+
+impl Judged {
+    fn new(samples: &[Vec<u64>], a: usize, b: usize, b2: Option<usize>) -> Self {
+        Judged {
+            first: worst(&pair_tests(&samples[a], &samples[b])),
+            second: b2.map(|b2| worst(&pair_tests(&samples[a], &samples[b2]))),
+        }
+    }
+
+    fn figure(&self) -> f64 {
+        match &self.second {
+            Some((_, t2)) => self.first.1.min(*t2),
+            None => self.first.1,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match &self.second {
+            Some((w2, t2)) => format!(
+                "max|t| {:>6.2} ({}), vs 2nd pool {t2:>6.2} ({w2})",
+                self.first.1, self.first.0
+            ),
+            None => format!("max|t| {:>6.2} ({})", self.first.1, self.first.0),
+        }
+    }
 }
 
 /// A fixed class's pool: `POOL` copies of one value, each in its own
@@ -553,7 +598,7 @@ fn main() -> ExitCode {
     );
     let mut rng = StdRng::from_entropy();
     let mut failed = Vec::new();
-    let mut failed_controls = 0usize;
+    let mut drifted = Vec::new();
     let mut table = Vec::new();
     for name in &o.suites {
         let suite = match name.as_str() {
@@ -567,62 +612,84 @@ fn main() -> ExitCode {
         let samples = measure(&suite, &all, o.samples, &mut rng);
         for &(a, b) in &suite.pairs {
             let (ca, cb) = (suite.classes[a].name, suite.classes[b].name);
-            let tests = pair_tests(&samples[a], &samples[b]);
-            let (which, t) = worst(&tests);
+            let control = is_control(ca, cb);
+            // The control compares the two pools themselves; every other
+            // pair against a twice-drawn reference is judged against both.
+            let b2 = if control { None } else { second_pool(&suite, b) };
+            let judged = Judged::new(&samples, a, b, b2);
+            let t = judged.figure();
             let mut line = format!(
-                "{:<9} {:>15} vs {:<8} median {:>9} / {:>9}  max|t| {:>6.2} ({which})",
+                "{:<9} {:>15} vs {:<8} median {:>9} / {:>9}  {}",
                 suite.name,
                 ca,
                 cb,
                 median(&samples[a]),
                 median(&samples[b]),
-                t
+                judged.describe()
             );
             if o.verbose {
-                let detail: Vec<String> = tests.iter().map(|(n, t)| format!("{n} {t:.2}")).collect();
+                let detail: Vec<String> = pair_tests(&samples[a], &samples[b])
+                    .iter()
+                    .map(|(n, t)| format!("{n} {t:.2}"))
+                    .collect();
                 line.push_str(&format!("\n          [{}]", detail.join(", ")));
             }
             let mut final_t = t;
             if t > o.threshold && o.rerun {
-                let again = measure(&suite, &[a, b], o.samples, &mut rng);
-                let (w2, t2) = worst(&pair_tests(&again[0], &again[1]));
-                line.push_str(&format!("  over {}: re-run max|t| {t2:.2} ({w2})", o.threshold));
-                final_t = t2;
+                let which: Vec<usize> = [a, b].into_iter().chain(b2).collect();
+                let again = measure(&suite, &which, o.samples, &mut rng);
+                let rejudged = Judged::new(&again, 0, 1, b2.map(|_| 2));
+                line.push_str(&format!("  over {}: re-run {}", o.threshold, rejudged.describe()));
+                final_t = rejudged.figure();
             }
             let pass = final_t <= o.threshold;
-            line.push_str(if pass { "  PASS" } else { "  FAIL" });
-            let control = is_control(ca, cb);
             if control {
-                line.push_str("  (control: two pools of one class)");
+                line.push_str(if pass {
+                    "  ok (control: two pools of one class)"
+                } else {
+                    "  DRIFT (control: two pools of one class)"
+                });
+            } else {
+                line.push_str(if pass { "  PASS" } else { "  FAIL" });
             }
             println!("{line}");
             table.push((suite.name, ca, cb, t));
             if !pass {
-                failed.push(format!("{} {ca} vs {cb}", suite.name));
                 if control {
-                    failed_controls += 1;
+                    drifted.push(format!("{} {ca} vs {cb} ({final_t:.2})", suite.name));
+                } else {
+                    failed.push(format!("{} {ca} vs {cb}", suite.name));
                 }
             }
         }
         println!("{}: {:.1} s", suite.name, t_suite.elapsed().as_secs_f64());
     }
-    let max = table.iter().map(|r| r.3).fold(0.0, f64::max);
+    let largest = |controls: bool| {
+        table
+            .iter()
+            .filter(|r| is_control(r.1, r.2) == controls)
+            .map(|r| r.3)
+            .fold(0.0, f64::max)
+    };
     println!(
-        "ct_timing: {} pairs, largest first-run max|t| {max:.2}, {:.1} s in all",
+        "ct_timing: {} pairs, largest first-run figure {:.2} (controls {:.2}), {:.1} s in all",
         table.len(),
+        largest(false),
+        largest(true),
         started.elapsed().as_secs_f64()
     );
+    if !drifted.is_empty() {
+        println!(
+            "ct_timing: drift: {}: two pools of one class differed, a property of this run and machine, \
+             not of the code; every class was judged against both pools",
+            drifted.join("; ")
+        );
+    }
     if failed.is_empty() {
         println!("ct_timing: PASS");
         ExitCode::SUCCESS
     } else {
         println!("ct_timing: FAIL: {}", failed.join("; "));
-        if failed_controls > 0 {
-            println!(
-                "ct_timing: {failed_controls} control pair(s) failed too: this run saw drift that two pools \
-                 of one class show alike, so its other failures are weak evidence either way; re-run"
-            );
-        }
         ExitCode::from(1)
     }
 }
