@@ -171,3 +171,108 @@ fn adx_rejects_wrong_lengths() {
     let mut scratch = [0u64; 6];
     x86::mont_mul_adx(&mut out, &[1], &[1, 0], &n, 1, &mut scratch);
 }
+
+/// The eight-row band (`adx_band::band`) against num-bigint: a product band
+/// adds m n 2^(64 i0) (m of eight limbs) to t; a reduction band adds M n
+/// 2^(64 i0) with M = (t's eight limbs from i0) (-n^-1) mod 2^512, so that
+/// those eight limbs become zero, and leaves M's limbs there. Operands with
+/// all-ones limbs drive every carry chain, including the carry pending past
+/// the band, which the returned carry and `carry_up` must place.
+#[test]
+fn adx_band_matches_bigint() {
+    use redc::arch::x86_64::adx_band::{Band, band, carry_up};
+    if !x86::adx_available() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(14);
+    let ones = |len: usize| vec![u64::MAX; len];
+    for s in [8usize, 16, 24, 32, 64] {
+        for i0 in [0usize, 8, 3] {
+            let len = i0 + s + 8 + 3;
+            for case in 0..6 {
+                let (n, m, t) = match case {
+                    0 => (ones(s), ones(8), ones(len)),
+                    1 => (ones(s), ones(8), vec![0; len]),
+                    _ => (
+                        limbs(&(rng.gen_biguint(64 * s as u64) | BigUint::one()), s),
+                        limbs(&rng.gen_biguint(512), 8),
+                        limbs(&rng.gen_biguint(64 * len as u64 - 1), len),
+                    ),
+                };
+                // Keep t + m n 2^(64 i0) below 2^(64 len): the top limb stays clear.
+                let mut t = t;
+                t[len - 1] = 0;
+                let shift = BigUint::one() << (64 * i0);
+                let mut got = t.clone();
+                let c = band(&mut got, i0, &n, Band::Product(&m));
+                assert_eq!(carry_up(&mut got[i0 + s + 8..], c), 0);
+                let want = big(&t) + big(&m) * big(&n) * &shift;
+                assert_eq!(big(&got), want, "product band s={s} i0={i0} case={case}");
+
+                let n = {
+                    let mut n = n;
+                    n[0] |= 1;
+                    n
+                };
+                let r8 = BigUint::one() << 512;
+                let n0 = (&r8 - big(&n).modinv(&r8).unwrap()) % &r8;
+                let n0_64 = limbs(&n0, 8)[0];
+                let mut got = t.clone();
+                let c = band(&mut got, i0, &n, Band::Reduce(n0_64));
+                assert_eq!(carry_up(&mut got[i0 + s + 8..], c), 0);
+                let low = big(&t[i0..i0 + 8]);
+                let mm = (&low * &n0) % &r8;
+                let sum = big(&t) + &mm * big(&n) * &shift;
+                // The eight limbs from i0 are zero in the sum and hold M's limbs in t.
+                let mask = (&r8 - 1u8) << (64 * i0);
+                assert_eq!(
+                    &sum & &mask,
+                    BigUint::zero(),
+                    "reduction clears: s={s} i0={i0} case={case}"
+                );
+                assert_eq!(
+                    big(&got[i0..i0 + 8]),
+                    mm,
+                    "multipliers: s={s} i0={i0} case={case}"
+                );
+                let mut rest = got.clone();
+                rest[i0..i0 + 8].fill(0);
+                assert_eq!(big(&rest), sum, "reduction band s={s} i0={i0} case={case}");
+            }
+        }
+    }
+}
+
+/// At a multiple of 8 limbs the ADX product runs banded SOS when the scratch
+/// holds 2s + 1 limbs and CIOS rows when it holds only s + 3 (the kernel's
+/// minimum): both against num-bigint.
+#[test]
+fn adx_product_banded_and_rows_agree() {
+    if !x86::adx_available() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(15);
+    for s in [8usize, 16, 32] {
+        for n in moduli(&mut rng, s) {
+            let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+            let r_inv = (BigUint::one() << (64 * s)).modinv(&n).unwrap();
+            for a in operands(&mut rng, &n, 3) {
+                let b = rng.gen_biguint_below(&n);
+                let want = &a * &b * &r_inv % &n;
+                for scratch_len in [2 * s + 2, s + 3] {
+                    let mut scratch = vec![0u64; scratch_len];
+                    let mut got = vec![0u64; s];
+                    x86::mont_mul_adx(
+                        &mut got,
+                        &limbs(&a, s),
+                        &limbs(&b, s),
+                        ctx.modulus(),
+                        ctx.n0(),
+                        &mut scratch,
+                    );
+                    assert_eq!(big(&got), want, "s={s} scratch={scratch_len}");
+                }
+            }
+        }
+    }
+}

@@ -49,6 +49,7 @@ macro_rules! for_r {
 }
 
 pub mod adx;
+pub mod adx_band;
 pub mod ifma;
 pub mod ifma_mb8;
 pub mod ifma_single;

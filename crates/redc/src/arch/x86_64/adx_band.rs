@@ -1,0 +1,345 @@
+//! Eight MULX/ADX rows at once: a band of eight multipliers times an s-limb
+//! operand added into a running sum in place, with the sum's active limbs in
+//! registers. For the ADX Montgomery product and reduction at limb counts
+//! that are multiples of 8 (every RSA size).
+//!
+//! Seed 001 (Koc, Acar and Kaliski), sections 3-4: SOS computes t = a b
+//! row by row and then reduces t with s rows t += m_i n 2^(64 i); CIOS
+//! interleaves the two. Either way each row reads the sum the previous row
+//! stored and stores it again. A band takes eight rows together: their sum
+//! over a sliding window of eight positions stays in eight registers, each
+//! row adds m_r x (eight limbs of n) to it with the low halves on the CF
+//! chain (ADCX) and the high halves one position up on the OF chain (ADOX),
+//! and the window slides one position per row: it stores the position it
+//! leaves and loads the one it enters. Memory sees one load and one store
+//! per position per band instead of per row. This is the register blocking
+//! of OpenSSL's `mulx4x`/`sqrx8x` code, written from the algorithm.
+//!
+//! # The band
+//!
+//! [`band`] adds sum_{r<8} m_r n 2^(64 (i0 + r)) to t, where the m_r are
+//! eight limbs of the other factor (a product band) or, for a reduction
+//! band, m_r = (position i0 + r) n0 mod 2^64, chosen on the way so that
+//! positions i0..i0+8 become zero (they then receive the m_r).
+//!
+//! Row r of chunk c (n's limbs 8c..8c+7) adds m_r n[8c..8c+8] at positions
+//! P..P+8, P = i0 + 8c + r, rows in the order (c, r). Before the row the
+//! window holds P..P+7 and position P + 8 is loaded from t, with a pending
+//! carry of at most 1 into it (from the row before). The nine positions'
+//! value is then below 2^512 + 2^576 + 2^576 (window, loaded limb and
+//! carry, the row's product m_r n[8c..8c+8] < 2^576), so the carry out of
+//! P + 8 is at most 1 (CF and OF, folded into the pending carry). No later
+//! row of the band touches P, so it is stored. The carry pending after the
+//! last row belongs to position i0 + s + 8, and the caller runs it through
+//! the rest of t.
+//!
+//! # Secrets
+//!
+//! The multipliers, n's limbs (the primes, in CRT) and t are secret: they
+//! enter only as MULX and ADCX/ADOX operands. The band's length (s) and
+//! offset (i0) are public; no branch or address depends on a value.
+
+use core::arch::asm;
+
+/// Rows the band keeps in registers.
+pub const ROWS: usize = 8;
+
+/// One row: `$first` obtains m_r in rdx (and, in a reduction band's first
+/// chunk, records it); `$leave` stores position P once its one term is in.
+/// `$w0..$w7` name the window's registers in position order for this row
+/// (the window rotates by one register per row).
+macro_rules! row {
+    ($r:literal, $first:expr, $leave:expr, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+        concat!(
+            $first,
+            "xor eax, eax\n",
+            "mulx r9, rax, qword ptr [rsi]\n",
+            "adcx ",
+            $w0,
+            ", rax\n",
+            $leave,
+            // Position P + 8 enters the window.
+            "mov ",
+            $w0,
+            ", qword ptr [rdi + 8*",
+            $r,
+            " + 64]\n",
+            "adox ",
+            $w1,
+            ", r9\n",
+            "mulx r9, rax, qword ptr [rsi + 8]\n",
+            "adcx ",
+            $w1,
+            ", rax\n",
+            "adox ",
+            $w2,
+            ", r9\n",
+            "mulx r9, rax, qword ptr [rsi + 16]\n",
+            "adcx ",
+            $w2,
+            ", rax\n",
+            "adox ",
+            $w3,
+            ", r9\n",
+            "mulx r9, rax, qword ptr [rsi + 24]\n",
+            "adcx ",
+            $w3,
+            ", rax\n",
+            "adox ",
+            $w4,
+            ", r9\n",
+            "mulx r9, rax, qword ptr [rsi + 32]\n",
+            "adcx ",
+            $w4,
+            ", rax\n",
+            "adox ",
+            $w5,
+            ", r9\n",
+            "mulx r9, rax, qword ptr [rsi + 40]\n",
+            "adcx ",
+            $w5,
+            ", rax\n",
+            "adox ",
+            $w6,
+            ", r9\n",
+            "mulx r9, rax, qword ptr [rsi + 48]\n",
+            "adcx ",
+            $w6,
+            ", rax\n",
+            "adox ",
+            $w7,
+            ", r9\n",
+            "mulx r9, rax, qword ptr [rsi + 56]\n",
+            "adcx ",
+            $w7,
+            ", rax\n",
+            // Position P + 8: the last high half (OF out), the pending carry and
+            // CF out of P + 7 (CF out); the two carries out are the next pending one.
+            "adox ",
+            $w0,
+            ", r9\n",
+            "adcx ",
+            $w0,
+            ", rcx\n",
+            "mov ecx, 0\n",
+            "adcx rcx, rcx\n",
+            "adox rcx, qword ptr [rsp + 16]\n",
+        )
+    };
+}
+
+/// A product row, or a reduction row after the first chunk: m_r from
+/// `[r8 + 8r]`, position P stored.
+macro_rules! plain_row {
+    ($r:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+        row!(
+            $r,
+            concat!("mov rdx, qword ptr [r8 + 8*", $r, "]\n"),
+            concat!("mov qword ptr [rdi + 8*", $r, "], ", $w0, "\n"),
+            $w0,
+            $w1,
+            $w2,
+            $w3,
+            $w4,
+            $w5,
+            $w6,
+            $w7
+        )
+    };
+}
+
+/// A reduction row of the first chunk: m_r = (position P) n0 mod 2^64 (n0 at
+/// `[rsp]`), written to `[r8 + 8r]` in place of position P, which the row
+/// makes zero.
+macro_rules! reduce_row {
+    ($r:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+        row!(
+            $r,
+            concat!(
+                "mov rdx, ",
+                $w0,
+                "\n",
+                "imul rdx, qword ptr [rsp]\n",
+                "mov qword ptr [r8 + 8*",
+                $r,
+                "], rdx\n"
+            ),
+            "",
+            $w0,
+            $w1,
+            $w2,
+            $w3,
+            $w4,
+            $w5,
+            $w6,
+            $w7
+        )
+    };
+}
+
+/// The eight rows of a chunk, the window rotating through its registers.
+///
+/// Registers: rsi = this chunk of n, rdi = t at this chunk's first position,
+/// r8 = the multipliers, rax/r9 = a product's low/high half, rdx = m_r
+/// (MULX's implicit operand), rcx = the pending carry, r10..r15, rbx, rbp =
+/// the window. Stack, below the saved rbx and rbp: n0, the end of n, a zero.
+/// All registers but rbx and rbp are named in the operands (explicitly,
+/// since the template names them); the compiler may reserve those two, so
+/// the band saves and restores them itself.
+macro_rules! chunk {
+    ($row:ident) => {
+        concat!(
+            $row!(0, "r10", "r11", "r12", "r13", "r14", "r15", "rbx", "rbp"),
+            $row!(1, "r11", "r12", "r13", "r14", "r15", "rbx", "rbp", "r10"),
+            $row!(2, "r12", "r13", "r14", "r15", "rbx", "rbp", "r10", "r11"),
+            $row!(3, "r13", "r14", "r15", "rbx", "rbp", "r10", "r11", "r12"),
+            $row!(4, "r14", "r15", "rbx", "rbp", "r10", "r11", "r12", "r13"),
+            $row!(5, "r15", "rbx", "rbp", "r10", "r11", "r12", "r13", "r14"),
+            $row!(6, "rbx", "rbp", "r10", "r11", "r12", "r13", "r14", "r15"),
+            $row!(7, "rbp", "r10", "r11", "r12", "r13", "r14", "r15", "rbx"),
+            "lea rsi, [rsi + 64]\n",
+            "lea rdi, [rdi + 64]\n",
+        )
+    };
+}
+
+/// The window in from t (positions i0..i0+8), the stack slots set up.
+macro_rules! enter {
+    () => {
+        concat!(
+            "push rbx\n",
+            "push rbp\n",
+            "push 0\n",
+            "push r9\n",
+            "push rax\n",
+            "mov r10, qword ptr [rdi]\n",
+            "mov r11, qword ptr [rdi + 8]\n",
+            "mov r12, qword ptr [rdi + 16]\n",
+            "mov r13, qword ptr [rdi + 24]\n",
+            "mov r14, qword ptr [rdi + 32]\n",
+            "mov r15, qword ptr [rdi + 40]\n",
+            "mov rbx, qword ptr [rdi + 48]\n",
+            "mov rbp, qword ptr [rdi + 56]\n",
+        )
+    };
+}
+
+/// The window out to t (positions i0+s..i0+s+8), the stack restored.
+macro_rules! leave {
+    () => {
+        concat!(
+            "mov qword ptr [rdi], r10\n",
+            "mov qword ptr [rdi + 8], r11\n",
+            "mov qword ptr [rdi + 16], r12\n",
+            "mov qword ptr [rdi + 24], r13\n",
+            "mov qword ptr [rdi + 32], r14\n",
+            "mov qword ptr [rdi + 40], r15\n",
+            "mov qword ptr [rdi + 48], rbx\n",
+            "mov qword ptr [rdi + 56], rbp\n",
+            "add rsp, 24\n",
+            "pop rbp\n",
+            "pop rbx\n",
+        )
+    };
+}
+
+/// How a band picks its multipliers.
+#[derive(Clone, Copy)]
+pub enum Band<'a> {
+    /// Eight limbs of the other factor: a product band.
+    Product(&'a [u64]),
+    /// m_r = (position i0 + r) n0 mod 2^64, with n0 = -n^-1 mod 2^64: a
+    /// reduction band.
+    Reduce(u64),
+}
+
+/// `t += sum_{r<8} m_r n 2^(64 (i0 + r))` over `t[i0..i0 + s + 8]`
+/// (module comment; for `Band::Reduce`, `t[i0..i0 + 8]` is left holding the
+/// m_r). Returns the carry (0 or 1) into position `i0 + s + 8`, which the
+/// caller adds from there up. `n.len() = s` is a multiple of 8 and
+/// `t.len() >= i0 + s + 8`. Panics on wrong lengths or without BMI2/ADX
+/// (callers check [`super::adx_available`]).
+pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
+    let s = n.len();
+    assert!(s >= ROWS && s.is_multiple_of(ROWS) && t.len() >= i0 + s + ROWS);
+    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    let base = t[i0..].as_mut_ptr();
+    // SAFETY (both asm blocks): n has s limbs and the loop reads n[8c..8c+8]
+    // for each chunk c < s / 8, stopping when rsi reaches n's end; rdi walks
+    // t from i0 and the rows of chunk c read and write t[i0 + 8c .. i0 + 8c + 16],
+    // the window t[i0 + s..i0 + s + 8] at the end: all inside t (asserted).
+    // A product band reads m[..8] (asserted); a reduction band writes its
+    // multipliers to t[i0..i0 + 8]. rbx and rbp are pushed before use and
+    // popped after, and the three stack slots are freed (no `nostack`: the asm
+    // pushes). BMI2/ADX were checked above.
+    let carry: u64;
+    match how {
+        Band::Product(m) => {
+            assert!(m.len() == ROWS);
+            unsafe {
+                asm!(
+                    enter!(),
+                    "2:",
+                    chunk!(plain_row),
+                    "cmp rsi, qword ptr [rsp + 8]",
+                    "jne 2b",
+                    leave!(),
+                    inout("rsi") n.as_ptr() => _,
+                    inout("rdi") base => _,
+                    in("r8") m.as_ptr(),
+                    inout("rcx") 0u64 => carry,
+                    inout("rax") 0u64 => _,
+                    inout("r9") n.as_ptr().wrapping_add(s) => _,
+                    out("r10") _,
+                    out("r11") _,
+                    out("r12") _,
+                    out("r13") _,
+                    out("r14") _,
+                    out("r15") _,
+                    out("rdx") _,
+                );
+            }
+        }
+        Band::Reduce(n0) => unsafe {
+            asm!(
+                enter!(),
+                chunk!(reduce_row),
+                "cmp rsi, qword ptr [rsp + 8]",
+                "je 3f",
+                "2:",
+                chunk!(plain_row),
+                "cmp rsi, qword ptr [rsp + 8]",
+                "jne 2b",
+                "3:",
+                leave!(),
+                inout("rsi") n.as_ptr() => _,
+                inout("rdi") base => _,
+                in("r8") base,
+                inout("rcx") 0u64 => carry,
+                inout("rax") n0 => _,
+                inout("r9") n.as_ptr().wrapping_add(s) => _,
+                out("r10") _,
+                out("r11") _,
+                out("r12") _,
+                out("r13") _,
+                out("r14") _,
+                out("r15") _,
+                out("rdx") _,
+            );
+        },
+    }
+    carry
+}
+
+/// `t += carry` from its first limb up (`carry` 0 or 1), every limb visited.
+/// Returns the carry out of the top limb.
+pub fn carry_up(t: &mut [u64], carry: u64) -> u64 {
+    use core::arch::x86_64::_addcarry_u64;
+    let mut c = carry as u8;
+    for x in t {
+        let mut sum = 0;
+        c = _addcarry_u64(c, *x, 0, &mut sum);
+        *x = sum;
+    }
+    c as u64
+}
