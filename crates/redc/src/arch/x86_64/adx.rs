@@ -13,14 +13,16 @@
 //! At limb counts that are multiples of 8 (every RSA size) the product is
 //! SOS instead (seed 001, section 3): t = a b and the reduction of t both in
 //! bands of eight rows whose running sum stays in registers
-//! ([`super::adx_band`]); the squaring's reduction too. The rows above, one
-//! at a time through memory, stay for other sizes and for the squaring's
-//! triangle (banding the triangle, with its diagonal blocks as bands of
-//! their own, measured no faster: its bands are short, and a band's fixed
-//! cost is about 20 cycles against 9 per row). AMD Zen 5, `kernel_bench`,
-//! two interleaved runs: product 16 limbs 236 -> 197 ns, 32 limbs 787 ->
-//! 680 ns, 64 limbs 2918 -> 2566 ns; squaring 225 -> 200, 672 -> 614,
-//! 2345 -> 2152 ns.
+//! ([`super::adx_band`]). The squaring's reduction is banded too, and its
+//! triangle goes by blocks of eight limbs: each block's own triangle
+//! written out in registers' reach (`triangle8`), its products with the
+//! later blocks one band. The rows above, one at a time through memory,
+//! stay for other sizes. AMD Zen 5, `kernel_bench`, interleaved runs:
+//! product 16 limbs 236 -> 197 ns, 32 limbs 787 -> 680 ns, 64 limbs 2918
+//! -> 2566 ns; squaring 225 -> 194-204 ns, 675 -> 601 ns, 2350 -> 2146 ns.
+//! (Blocks squared as bands of their own instead of `triangle8` plus the
+//! diagonal measured slower: a band's fixed cost is about 20 cycles, a
+//! row's 9.)
 
 use core::arch::asm;
 
@@ -180,11 +182,28 @@ pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u
     assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
     let t = &mut scratch[..2 * s + 1];
     t.fill(0);
-    // Triangle: row i adds a_i * a[i+1..] at limb 2i + 1; limb i + s + 1 is
-    // still untouched when row i carries into it.
-    for i in 0..s - 1 {
-        let c = row!(&mut t[2 * i + 1..=i + s], &a[i + 1..], a[i], "0");
-        t[i + s + 1] += c;
+    if banded(s) {
+        // The triangle by blocks of eight limbs A_k = a[8k..8k+8]: each block's
+        // own triangle (limbs 16k + 1..16k + 16, apart from every other
+        // block's) written out, then its products with every later block as
+        // one band at limb 16k + 8.
+        for (k, ak) in a.chunks_exact(ROWS).enumerate() {
+            adx_band::triangle8(&mut t[2 * ROWS * k..], ak);
+        }
+        for k in 0..s / ROWS - 1 {
+            let (lo, hi) = (ROWS * k, ROWS * (k + 1));
+            let c = adx_band::band(t, lo + hi, &a[hi..], Band::Product(&a[lo..hi]));
+            // The triangle is below R^2 / 2: no carry leaves t.
+            let c = adx_band::carry_up(&mut t[lo + s + ROWS..], c);
+            debug_assert_eq!(c, 0);
+        }
+    } else {
+        // Triangle: row i adds a_i * a[i+1..] at limb 2i + 1; limb i + s + 1 is
+        // still untouched when row i carries into it.
+        for i in 0..s - 1 {
+            let c = row!(&mut t[2 * i + 1..=i + s], &a[i + 1..], a[i], "0");
+            t[i + s + 1] += c;
+        }
     }
     // Double and add the diagonal: t = 2 t + sum a_i^2 2^(128 i) = a^2 < R^2.
     let (mut shift_in, mut carry) = (0u64, 0u64);

@@ -343,3 +343,59 @@ pub fn carry_up(t: &mut [u64], carry: u64) -> u64 {
     }
     c as u64
 }
+
+/// Row i of an eight-limb triangle: `t[2i + 1..=i + 8] += a_i a[i + 1..8]` in
+/// place (low halves on CF, high halves one limb up on OF, through r10).
+/// Rows 0..=i sum to at most (sum_{i' <= i} a_i' 2^(64 i')) a < 2^(64 (i + 9)),
+/// so limb i + 8 is zero before row i and nothing carries out of it.
+macro_rules! triangle_row {
+    ($i:literal: $($j:literal)+) => {
+        concat!(
+            "mov rdx, qword ptr [rsi + 8*", $i, "]\n",
+            "xor r10d, r10d\n",
+            $(
+                "mulx r9, rax, qword ptr [rsi + 8*", $j, "]\n",
+                "adcx rax, qword ptr [rdi + 8*(", $i, "+", $j, ")]\n",
+                "adox rax, r10\n",
+                "mov qword ptr [rdi + 8*(", $i, "+", $j, ")], rax\n",
+                "mov r10, r9\n",
+            )+
+            // Limb i + 8, zero until now: the last high half and both carries.
+            "mov eax, 0\n",
+            "adcx rax, r11\n",
+            "adox rax, r10\n",
+            "mov qword ptr [rdi + 8*(", $i, "+8)], rax\n",
+        )
+    };
+}
+
+/// `t[..16] = sum_{i<j<8} a_i a_j 2^(64 (i + j))`, the off-diagonal triangle of
+/// an eight-limb block, written over `t[..16]` (which must be zero): seven
+/// rows written out, no loop. `a.len() >= 8`, `t.len() >= 16`. Panics on
+/// wrong lengths or without BMI2/ADX.
+pub fn triangle8(t: &mut [u64], a: &[u64]) {
+    assert!(a.len() >= ROWS && t.len() >= 2 * ROWS);
+    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    // SAFETY: the rows read a[0..8] and read and write t[1..16] (asserted above);
+    // BMI2/ADX were checked above. No stack use.
+    unsafe {
+        asm!(
+            "xor r11d, r11d",
+            triangle_row!(0: 1 2 3 4 5 6 7),
+            triangle_row!(1: 2 3 4 5 6 7),
+            triangle_row!(2: 3 4 5 6 7),
+            triangle_row!(3: 4 5 6 7),
+            triangle_row!(4: 5 6 7),
+            triangle_row!(5: 6 7),
+            triangle_row!(6: 7),
+            in("rsi") a.as_ptr(),
+            in("rdi") t.as_mut_ptr(),
+            out("rax") _,
+            out("rdx") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            options(nostack),
+        );
+    }
+}
