@@ -18,8 +18,10 @@
 //! written out in registers' reach (`triangle8`), its products with the
 //! later blocks one band. The rows above, one at a time through memory,
 //! stay for other sizes. AMD Zen 5, `kernel_bench`, interleaved runs:
-//! product 16 limbs 236 -> 197 ns, 32 limbs 787 -> 680 ns, 64 limbs 2918
-//! -> 2566 ns; squaring 225 -> 194-204 ns, 675 -> 601 ns, 2350 -> 2146 ns.
+//! product 16 limbs 236 -> 196 ns, 32 limbs 790 -> 660 ns, 64 limbs 2940
+//! -> 2430 ns; squaring 226 -> 189 ns, 675 -> 568-579 ns, 2350 -> 1986 ns
+//! (OpenSSL 3.0.19's `BN_mod_mul_montgomery`, same CPU, an earlier session:
+//! product 205 / 778 ns, squaring 153 / 546 ns at 16 / 32 limbs).
 //! (Blocks squared as bands of their own instead of `triangle8` plus the
 //! diagonal measured slower: a band's fixed cost is about 20 cycles, a
 //! row's 9.)
