@@ -13,19 +13,21 @@
 //! At limb counts that are multiples of 8 (every RSA size) the product is
 //! SOS instead (seed 001, section 3): t = a b and the reduction of t both in
 //! bands of eight rows whose running sum stays in registers
-//! ([`super::adx_band`]). The squaring's reduction is banded too, and its
+//! ([`super::adx_band`]). The squaring's reduction is banded too. Its
 //! triangle goes by blocks of eight limbs: each block's own triangle
-//! written out in registers' reach (`triangle8`), its products with the
-//! later blocks one band. The rows above, one at a time through memory,
-//! stay for other sizes. AMD Zen 5, `kernel_bench`, interleaved runs:
-//! product 16 limbs 236 -> 196 ns, 32 limbs 790 -> 660 ns, 64 limbs 2940
-//! -> 2430 ns; squaring 226 -> 184-189 ns, 673 -> 556 ns, 2347 -> 1962 ns
-//! (the last few percent from doubling on the OF chain, `double_add_diagonal`)
-//! (OpenSSL 3.0.19's `BN_mod_mul_montgomery`, same CPU, an earlier session:
-//! product 205 / 778 ns, squaring 153 / 546 ns at 16 / 32 limbs).
-//! (Blocks squared as bands of their own instead of `triangle8` plus the
-//! diagonal measured slower: a band's fixed cost is about 20 cycles, a
-//! row's 9.)
+//! written out (`triangle8`), its products with the later blocks one band;
+//! the doubling and the diagonal then run on the two flag chains
+//! (`double_add_diagonal`). The rows above, one at a time through memory,
+//! stay for other sizes.
+//!
+//! AMD Zen 5, `kernel_bench`, interleaved runs, before -> after: product
+//! 16 limbs 236 -> 196 ns, 32 limbs 790 -> 660 ns, 64 limbs 2940 -> 2430
+//! ns; squaring 226 -> 184-189 ns, 673 -> 556 ns, 2347 -> 1962 ns. OpenSSL
+//! 3.0.19's `BN_mod_mul_montgomery` on the same CPU (an earlier session):
+//! product 205 / 778 ns, squaring 153 / 546 ns at 16 / 32 limbs. Squaring
+//! the blocks as bands of their own, instead of `triangle8` plus the
+//! diagonal, measured slower: a band's fixed cost is about 20 cycles, a
+//! row's 9.
 
 use core::arch::asm;
 
