@@ -147,10 +147,8 @@ pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scrat
         let t = &mut scratch[..2 * s + 1];
         t.fill(0);
         for (k, bk) in b.chunks_exact(ROWS).enumerate() {
-            let i0 = ROWS * k;
-            let c = adx_band::band(t, i0, a, Band::Product(bk));
             // a b < R^2: no carry leaves t.
-            let c = adx_band::carry_up(&mut t[i0 + s + ROWS..], c);
+            let c = adx_band::band(t, ROWS * k, a, Band::Product(bk));
             debug_assert_eq!(c, 0);
         }
         redc(out, t, n, n0);
@@ -197,9 +195,8 @@ pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u
         }
         for k in 0..s / ROWS - 1 {
             let (lo, hi) = (ROWS * k, ROWS * (k + 1));
-            let c = adx_band::band(t, lo + hi, &a[hi..], Band::Product(&a[lo..hi]));
             // The triangle is below R^2 / 2: no carry leaves t.
-            let c = adx_band::carry_up(&mut t[lo + s + ROWS..], c);
+            let c = adx_band::band(t, lo + hi, &a[hi..], Band::Product(&a[lo..hi]));
             debug_assert_eq!(c, 0);
         }
     } else {
@@ -270,10 +267,8 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     if banded(s) {
         // Eight rows per band (`adx_band`): band k clears t's limbs 8k..8k+8.
         for k in 0..s / ROWS {
-            let i0 = ROWS * k;
-            let c = adx_band::band(t, i0, n, Band::Reduce(n0));
             // t + (sum of the bands' m n) < n R + R n = 2 n R < 2^(64 (2s + 1)).
-            let c = adx_band::carry_up(&mut t[i0 + s + ROWS..], c);
+            let c = adx_band::band(t, ROWS * k, n, Band::Reduce(n0));
             debug_assert_eq!(c, 0);
         }
         let top = t[2 * s];

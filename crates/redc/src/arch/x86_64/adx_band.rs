@@ -30,8 +30,8 @@
 //! carry, the row's product m_r n[8c..8c+8] < 2^576), so the carry out of
 //! P + 8 is at most 1 (CF and OF, folded into the pending carry). No later
 //! row of the band touches P, so it is stored. The carry pending after the
-//! last row belongs to position i0 + s + 8, and the caller runs it through
-//! the rest of t.
+//! last row belongs to position i0 + s + 8; the band runs it through the
+//! rest of t.
 //!
 //! # Secrets
 //!
@@ -131,19 +131,12 @@ macro_rules! row {
 /// A product row, or a reduction row after the first chunk: m_r from
 /// `[r8 + 8r]`, position P stored.
 macro_rules! plain_row {
-    ($r:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+    ($r:literal, $w0:literal $(, $w:literal)+) => {
         row!(
             $r,
             concat!("mov rdx, qword ptr [r8 + 8*", $r, "]\n"),
             concat!("mov qword ptr [rdi + 8*", $r, "], ", $w0, "\n"),
-            $w0,
-            $w1,
-            $w2,
-            $w3,
-            $w4,
-            $w5,
-            $w6,
-            $w7
+            $w0 $(, $w)+
         )
     };
 }
@@ -152,27 +145,12 @@ macro_rules! plain_row {
 /// `[rsp]`), written to `[r8 + 8r]` in place of position P, which the row
 /// makes zero.
 macro_rules! reduce_row {
-    ($r:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
+    ($r:literal, $w0:literal $(, $w:literal)+) => {
         row!(
             $r,
-            concat!(
-                "mov rdx, ",
-                $w0,
-                "\n",
-                "imul rdx, qword ptr [rsp]\n",
-                "mov qword ptr [r8 + 8*",
-                $r,
-                "], rdx\n"
-            ),
+            concat!("mov rdx, ", $w0, "\nimul rdx, qword ptr [rsp]\nmov qword ptr [r8 + 8*", $r, "], rdx\n"),
             "",
-            $w0,
-            $w1,
-            $w2,
-            $w3,
-            $w4,
-            $w5,
-            $w6,
-            $w7
+            $w0 $(, $w)+
         )
     };
 }
@@ -253,89 +231,77 @@ pub enum Band<'a> {
     Reduce(u64),
 }
 
-/// `t += sum_{r<8} m_r n 2^(64 (i0 + r))` over `t[i0..i0 + s + 8]`
-/// (module comment; for `Band::Reduce`, `t[i0..i0 + 8]` is left holding the
-/// m_r). Returns the carry (0 or 1) into position `i0 + s + 8`, which the
-/// caller adds from there up. `n.len() = s` is a multiple of 8 and
-/// `t.len() >= i0 + s + 8`. Panics on wrong lengths or without BMI2/ADX
-/// (callers check [`super::adx_available`]).
+/// `t += sum_{r<8} m_r n 2^(64 (i0 + r))`, the carry run through the rest
+/// of t (module comment; for `Band::Reduce`, `t[i0..i0 + 8]` is left holding
+/// the m_r). Returns the carry out of t's top limb: 0 whenever the sum fits
+/// t, which every caller's bound guarantees. `n.len() = s` is a multiple of
+/// 8 and `t.len() >= i0 + s + 8`. Panics on wrong lengths or without
+/// BMI2/ADX (callers check [`super::adx_available`]).
 pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
     let s = n.len();
     assert!(s >= ROWS && s.is_multiple_of(ROWS) && t.len() >= i0 + s + ROWS);
     assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
     let base = t[i0..].as_mut_ptr();
-    // SAFETY (both asm blocks): n has s limbs and the loop reads n[8c..8c+8]
-    // for each chunk c < s / 8, stopping when rsi reaches n's end; rdi walks
-    // t from i0 and the rows of chunk c read and write t[i0 + 8c .. i0 + 8c + 16],
-    // the window t[i0 + s..i0 + s + 8] at the end: all inside t (asserted).
-    // A product band reads m[..8] (asserted); a reduction band writes its
-    // multipliers to t[i0..i0 + 8]. rbx and rbp are pushed before use and
-    // popped after, and the three stack slots are freed (no `nostack`: the asm
-    // pushes). BMI2/ADX were checked above.
-    let carry: u64;
-    match how {
+    // The multipliers' address, and n0 for a reduction band (odd, as n is)
+    // or 0 for a product band: the asm tells the two apart by it (the band's
+    // kind is public).
+    let (m, n0) = match how {
         Band::Product(m) => {
             assert!(m.len() == ROWS);
-            unsafe {
-                asm!(
-                    enter!(),
-                    "2:",
-                    chunk!(plain_row),
-                    "cmp rsi, qword ptr [rsp + 8]",
-                    "jne 2b",
-                    leave!(),
-                    inout("rsi") n.as_ptr() => _,
-                    inout("rdi") base => _,
-                    in("r8") m.as_ptr(),
-                    inout("rcx") 0u64 => carry,
-                    inout("rax") 0u64 => _,
-                    inout("r9") n.as_ptr().wrapping_add(s) => _,
-                    out("r10") _,
-                    out("r11") _,
-                    out("r12") _,
-                    out("r13") _,
-                    out("r14") _,
-                    out("r15") _,
-                    out("rdx") _,
-                );
-            }
+            (m.as_ptr(), 0)
         }
-        Band::Reduce(n0) => unsafe {
-            asm!(
-                enter!(),
-                chunk!(reduce_row),
-                "cmp rsi, qword ptr [rsp + 8]",
-                "je 3f",
-                "2:",
-                chunk!(plain_row),
-                "cmp rsi, qword ptr [rsp + 8]",
-                "jne 2b",
-                "3:",
-                leave!(),
-                inout("rsi") n.as_ptr() => _,
-                inout("rdi") base => _,
-                in("r8") base,
-                inout("rcx") 0u64 => carry,
-                inout("rax") n0 => _,
-                inout("r9") n.as_ptr().wrapping_add(s) => _,
-                out("r10") _,
-                out("r11") _,
-                out("r12") _,
-                out("r13") _,
-                out("r14") _,
-                out("r15") _,
-                out("rdx") _,
-            );
-        },
+        Band::Reduce(n0) => {
+            assert!(n0 & 1 == 1, "n0 = -n^-1 mod 2^64 is odd");
+            (base.cast_const(), n0)
+        }
+    };
+    let carry: u64;
+    // SAFETY: n has s limbs and the loop reads n[8c..8c+8] for each chunk
+    // c < s / 8, stopping when rsi reaches n's end; rdi walks t from i0 and the
+    // rows of chunk c read and write t[i0 + 8c .. i0 + 8c + 16], the window
+    // t[i0 + s..i0 + s + 8] at the end: all inside t (asserted). A product band
+    // reads m[..8] (asserted); a reduction band writes its multipliers to
+    // t[i0..i0 + 8]. rbx and rbp are pushed before use and popped after, and
+    // the three stack slots are freed (no `nostack`: the asm pushes). BMI2/ADX
+    // were checked above.
+    unsafe {
+        asm!(
+            enter!(),
+            // A product band starts with plain rows.
+            "cmp qword ptr [rsp], 0",
+            "je 2f",
+            chunk!(reduce_row),
+            "cmp rsi, qword ptr [rsp + 8]",
+            "je 3f",
+            "2:",
+            chunk!(plain_row),
+            "cmp rsi, qword ptr [rsp + 8]",
+            "jne 2b",
+            "3:",
+            leave!(),
+            inout("rsi") n.as_ptr() => _,
+            inout("rdi") base => _,
+            in("r8") m,
+            inout("rcx") 0u64 => carry,
+            inout("rax") n0 => _,
+            inout("r9") n.as_ptr().wrapping_add(s) => _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            out("r14") _,
+            out("r15") _,
+            out("rdx") _,
+        );
     }
-    carry
+    carry_up(&mut t[i0 + s + ROWS..], carry)
 }
 
 /// `t += carry` from its first limb up (`carry` 0 or 1), every limb visited.
 /// Returns the carry out of the top limb. One ADC chain through memory: the
 /// loop's DEC and LEA leave CF alone (a compiled loop moved the carry
 /// through a register and SETB, about three times slower per limb).
-pub fn carry_up(t: &mut [u64], carry: u64) -> u64 {
+fn carry_up(t: &mut [u64], carry: u64) -> u64 {
     if t.is_empty() {
         return carry;
     }
