@@ -134,14 +134,18 @@ fn second_pool(suite: &Suite<'_>, b: usize) -> Option<usize> {
 /// suite draws the reference twice) against its second pool. The pair's
 /// figure is the smaller of the two largest |t|.
 struct Judged {
+    /// Every test against the reference pool (printed with `--verbose`).
+    tests: Vec<(String, f64)>,
     first: (String, f64),
     second: Option<(String, f64)>,
 }
 
 impl Judged {
     fn new(samples: &[Vec<u64>], a: usize, b: usize, b2: Option<usize>) -> Self {
+        let tests = pair_tests(&samples[a], &samples[b]);
         Judged {
-            first: worst(&pair_tests(&samples[a], &samples[b])),
+            first: worst(&tests),
+            tests,
             second: b2.map(|b2| worst(&pair_tests(&samples[a], &samples[b2]))),
         }
     }
@@ -200,8 +204,9 @@ fn be_small(v: u8, k: usize) -> Vec<u8> {
 fn private_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
     let k = key.size();
     let n = key.public_key().n_bytes();
-    let random = (0..POOL).map(|_| random_below_n(rng, k)).collect();
-    let random2 = (0..POOL).map(|_| random_below_n(rng, k)).collect();
+    // The reference class, drawn twice (the second pool is the control).
+    let mut random_pool = || (0..POOL).map(|_| random_below_n(rng, k)).collect();
+    let (random, random2) = (random_pool(), random_pool());
     let fixed = random_below_n(rng, k);
     Suite {
         name: "private",
@@ -345,10 +350,12 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
         public.raw_public(&em).expect("EM below n")
     };
     let n = POOL / 4;
+    // The reference class, drawn twice (the second pool is the control).
+    let valid = |rng: &mut StdRng| (0..n).map(|_| enc(rng, OAEP_LABEL, 0)).collect();
     let classes = vec![
         Class {
             name: "valid",
-            inputs: (0..n).map(|_| enc(rng, OAEP_LABEL, 0)).collect(),
+            inputs: valid(rng),
         },
         Class {
             name: "Y!=0",
@@ -364,7 +371,7 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
         },
         Class {
             name: "valid-2",
-            inputs: (0..n).map(|_| enc(rng, OAEP_LABEL, 0)).collect(),
+            inputs: valid(rng),
         },
     ];
     for (i, c) in classes.iter().enumerate() {
@@ -628,10 +635,7 @@ fn main() -> ExitCode {
                 judged.describe()
             );
             if o.verbose {
-                let detail: Vec<String> = pair_tests(&samples[a], &samples[b])
-                    .iter()
-                    .map(|(n, t)| format!("{n} {t:.2}"))
-                    .collect();
+                let detail: Vec<String> = judged.tests.iter().map(|(n, t)| format!("{n} {t:.2}")).collect();
                 line.push_str(&format!("\n          [{}]", detail.join(", ")));
             }
             let mut final_t = t;
