@@ -132,6 +132,46 @@ fn adx_redc_matches_sos_and_bigint() {
 }
 
 #[test]
+fn adx_reduce_into_matches_reduce_once_and_bigint() {
+    if !x86::adx_available() {
+        // adx_kernels_match_fips_and_bigint reports the skip (and refuses it under CI).
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(29);
+    for s in 1..=64usize {
+        let r = BigUint::one() << (64 * s);
+        for n in moduli(&mut rng, s) {
+            let nl = limbs(&n, s);
+            // Every value below 2n, around the boundaries: 0, n - 1, n, n + 1,
+            // 2n - 1, the largest x below R, R itself (top = 1) when below 2n.
+            let two_n = &n << 1;
+            let mut vs = vec![
+                BigUint::zero(),
+                &n - 1u8,
+                n.clone(),
+                &n + 1u8,
+                &two_n - 1u8,
+                &r - 1u8,
+                r.clone(),
+            ];
+            for _ in 0..4 {
+                vs.push(rng.gen_biguint_below(&two_n));
+            }
+            for v in vs.into_iter().filter(|v| v < &two_n) {
+                let x = limbs(&(&v % &r), s);
+                let top = if v >= r { 1 } else { 0 };
+                let mut got = vec![0u64; s];
+                x86::adx::reduce_into(&mut got, &x, top, &nl);
+                let mut want = x.clone();
+                redc::limb::reduce_once(&mut want, top, &nl);
+                assert_eq!(got, want, "reduce_into vs reduce_once: s={s} n={n:x} v={v:x}");
+                assert_eq!(big(&got), &v % &n, "reduce_into vs bigint: s={s} n={n:x} v={v:x}");
+            }
+        }
+    }
+}
+
+#[test]
 fn adx_kernels_chain() {
     // Long chains: the output feeds the next input, through both kernels.
     if !x86::adx_available() {

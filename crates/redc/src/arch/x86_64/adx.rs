@@ -24,7 +24,10 @@
 //! 16 limbs 236 -> 196 ns, 32 limbs 790 -> 660 ns, 64 limbs 2940 -> 2430
 //! ns; squaring 226 -> 184-189 ns, 673 -> 556 ns, 2347 -> 1962 ns. OpenSSL
 //! 3.0.19's `BN_mod_mul_montgomery` on the same CPU (an earlier session):
-//! product 205 / 778 ns, squaring 153 / 546 ns at 16 / 32 limbs. Squaring
+//! product 205 / 778 ns, squaring 153 / 546 ns at 16 / 32 limbs. The
+//! final conditional subtraction in asm ([`reduce_into`], fourteenth
+//! session) then took the product to 173-178 / 625-661 ns and the squaring
+//! to 160-163 / 516-534 ns (16 / 32 limbs, two runs). Squaring
 //! the blocks as bands of their own, instead of `triangle8` plus the
 //! diagonal, measured slower: a band's fixed cost is about 20 cycles, a
 //! row's 9.
@@ -32,7 +35,6 @@
 use core::arch::asm;
 
 use super::adx_band::{self, Band, ROWS};
-use crate::limb::reduce_once;
 
 /// Whether the register-blocked bands of [`adx_band`] serve `s` limbs: at
 /// multiples of 8 (every RSA size). Elsewhere the rows run one at a time.
@@ -167,9 +169,7 @@ pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scrat
         t[s] = t[s + 1] + c;
         t[s + 1] = 0;
     }
-    let top = t[s];
-    out.copy_from_slice(&t[..s]);
-    reduce_once(out, top, n);
+    reduce_into(out, &t[..s], t[s], n);
 }
 
 /// `out = a^2 R^-1 mod n`, fully reduced: a dedicated squaring (separated
@@ -254,6 +254,65 @@ fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
     }
 }
 
+/// `out = top 2^(64 s) + x`, reduced once: `x - n` when that value is at
+/// least n, else `x` (s = n.len() >= 1, `top` 0 or 1, the value below 2n).
+/// The portable twin is `limb::reduce_once` (after a copy); this one is two
+/// SBB chains through memory at about a cycle per limb, where the twin's
+/// u128 borrows compile to about five dependent instructions per limb (at
+/// 32 limbs 60 ns of a 660 ns product, `perf annotate`). Pass 1 only
+/// compares: the borrow of x - n and then of top - borrow says whether x is
+/// kept. Pass 2 subtracts n, or zero: SHRX twice by 32 (keep) or by 0
+/// (subtract) zeroes n's limb or leaves it without touching the flags,
+/// which carry the borrow chain (AND would clear CF). INC and DEC leave CF
+/// alone. The values (x, top) are secret and drive no branch or address:
+/// the loops run s times and every limb is read and written.
+pub fn reduce_into(out: &mut [u64], x: &[u64], top: u64, n: &[u64]) {
+    let s = n.len();
+    assert!(s >= 1 && x.len() == s && out.len() == s);
+    debug_assert!(top <= 1);
+    // SAFETY: both loops index limbs -s..0 from the ends of x, n and out,
+    // which hold s limbs each (asserted); the caller checked BMI2 (SHRX).
+    // No stack use.
+    unsafe {
+        asm!(
+            // Pass 1: CF = the borrow of x - n; then CF = (top < that borrow).
+            "mov {i}, {neg}",
+            "clc",
+            "2:",
+            "mov {v}, qword ptr [{xe} + 8*{i}]",
+            "sbb {v}, qword ptr [{ne} + 8*{i}]",
+            "inc {i}",
+            "jnz 2b",
+            "sbb {top}, 0",
+            // k = 32 when x is kept (n's limbs shifted out), else 0.
+            "sbb {k}, {k}",
+            "and {k}, 32",
+            // Pass 2: out = x - (n or 0).
+            "mov {i}, {neg}",
+            "clc",
+            "3:",
+            "mov {v}, qword ptr [{ne} + 8*{i}]",
+            "shrx {v}, {v}, {k}",
+            "shrx {v}, {v}, {k}",
+            "mov {w}, qword ptr [{xe} + 8*{i}]",
+            "sbb {w}, {v}",
+            "mov qword ptr [{oe} + 8*{i}], {w}",
+            "inc {i}",
+            "jnz 3b",
+            xe = in(reg) x.as_ptr().add(s),
+            ne = in(reg) n.as_ptr().add(s),
+            oe = in(reg) out.as_mut_ptr().add(s),
+            neg = in(reg) (s as isize).wrapping_neg(),
+            top = inout(reg) top => _,
+            i = out(reg) _,
+            k = out(reg) _,
+            v = out(reg) _,
+            w = out(reg) _,
+            options(nostack),
+        );
+    }
+}
+
 /// `out = t R^-1 mod n`, fully reduced, for `t < n R` in 2s + 1 limbs (the
 /// top one zero; t is overwritten): Montgomery reduction (seed 001, the
 /// reduction half of SOS) in s rows t += m_i n 2^(64 i), m_i = t_i n0, on
@@ -271,9 +330,7 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
             let c = adx_band::band(t, ROWS * k, n, Band::Reduce(n0));
             debug_assert_eq!(c, 0);
         }
-        let top = t[2 * s];
-        out.copy_from_slice(&t[s..2 * s]);
-        reduce_once(out, top, n);
+        reduce_into(out, &t[s..2 * s], t[2 * s], n);
         return;
     }
     // The carry out of each row's top limb waits in `extra` (0 or 1).
@@ -288,7 +345,5 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     }
     // t < n R: (t + M n) / R < 2n, and limb 2s holds its top bit.
     debug_assert_eq!(extra, 0);
-    let top = t[2 * s];
-    out.copy_from_slice(&t[s..2 * s]);
-    reduce_once(out, top, n);
+    reduce_into(out, &t[s..2 * s], t[2 * s], n);
 }
