@@ -376,6 +376,20 @@ impl MontEngine {
         (self.mul)(out, a, b, self.ctx.modulus(), self.ctx.n0(), &mut ws.scratch);
     }
 
+    /// `out = a^2 R^-1 mod N`; all s limbs, reduced (the squaring kernel).
+    /// ```
+    /// use redc::exp::MontEngine;
+    /// let engine = MontEngine::new(&[241]).unwrap();
+    /// let mut ws = engine.workspace();
+    /// let a = engine.to_mont(&[17], &mut ws);
+    /// let mut aa = vec![0];
+    /// engine.sqr_into(&mut aa, &a, &mut ws);
+    /// assert_eq!(engine.from_mont(&aa, &mut ws), vec![17 * 17 % 241]);
+    /// ```
+    pub fn sqr_into(&self, out: &mut [u64], a: &[u64], ws: &mut Workspace) {
+        (self.sqr)(out, a, a, self.ctx.modulus(), self.ctx.n0(), &mut ws.scratch);
+    }
+
     /// `acc = acc b R^-1 mod N`.
     /// ```
     /// use redc::exp::MontEngine;

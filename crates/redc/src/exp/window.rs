@@ -86,6 +86,9 @@ pub fn pow_secret(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     // Windows from the top; the first one loads instead of multiplying.
     let windows = k.div_ceil(p);
     let mut acc = vec![0u64; s];
+    // Each product writes `next`, which then changes places with `acc`: no
+    // copy back per product.
+    let mut next = vec![0u64; s];
     let mut picked = vec![0u64; s];
     for w in (0..windows).rev() {
         let digit = window_at(exp, w * p, p);
@@ -95,13 +98,16 @@ pub fn pow_secret(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
             continue;
         }
         for _ in 0..p {
-            engine.sqr_in_place(&mut acc, &mut ws);
+            engine.sqr_into(&mut next, &acc, &mut ws);
+            core::mem::swap(&mut acc, &mut next);
         }
-        engine.mul_in_place(&mut acc, &picked, &mut ws);
+        engine.mul_into(&mut next, &acc, &picked, &mut ws);
+        core::mem::swap(&mut acc, &mut next);
     }
     let out = engine.from_mont(&acc, &mut ws);
     table.zeroize();
     acc.zeroize();
+    next.zeroize();
     picked.zeroize();
     out
 }
@@ -129,13 +135,40 @@ fn window_at(exp: &[u64], pos: usize, p: usize) -> u64 {
 /// assert_eq!(out, [30, 31]);
 /// ```
 pub fn gather(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
-    out.fill(0);
-    for (i, entry) in table.chunks_exact(s).enumerate() {
-        let hit = Mask::is_zero(i as u64 ^ digit).word();
-        for (o, &e) in out.iter_mut().zip(entry) {
-            *o |= e & hit;
+    assert!(s >= 1 && out.len() == s && table.len().is_multiple_of(s));
+    // Column blocks of 16, 8 or 1 limbs, each accumulated in registers over
+    // all entries and stored once: the whole table is still read, but `out`
+    // is not reloaded and stored per entry (at 32 limbs and 32 entries that
+    // round trip was most of the gather's time).
+    let mut col = 0;
+    while col < s {
+        let rest = s - col;
+        if rest >= 16 {
+            gather_block::<16>(&mut out[col..col + 16], table, digit, s, col);
+            col += 16;
+        } else if rest >= 8 {
+            gather_block::<8>(&mut out[col..col + 8], table, digit, s, col);
+            col += 8;
+        } else {
+            gather_block::<1>(&mut out[col..col + 1], table, digit, s, col);
+            col += 1;
         }
     }
+}
+
+/// Limbs `col..col + W` of [`gather`]'s result. W = 16 limbs are eight
+/// 128-bit or four 256-bit registers of accumulator, which leaves registers
+/// for the loads; the fixed width lets the compiler keep them there.
+fn gather_block<const W: usize>(out: &mut [u64], table: &[u64], digit: u64, s: usize, col: usize) {
+    let mut acc = [0u64; W];
+    for (i, entry) in table.chunks_exact(s).enumerate() {
+        let hit = Mask::is_zero(i as u64 ^ digit).word();
+        let e: &[u64; W] = entry[col..col + W].try_into().expect("W limbs");
+        for (a, &x) in acc.iter_mut().zip(e) {
+            *a |= x & hit;
+        }
+    }
+    out.copy_from_slice(&acc);
 }
 
 #[cfg(test)]
@@ -167,6 +200,24 @@ mod tests {
         for d in 0..32u64 {
             gather(&mut out, &table, d, 3);
             assert_eq!(out, [3 * d, 3 * d + 1, 3 * d + 2]);
+        }
+        // Whole column blocks, a partial one, and both: every limb of the
+        // chosen entry and nothing of the others (entries differ in every limb).
+        for s in [1usize, 15, 16, 17, 32, 37, 64] {
+            for entries in [1usize, 2, 32, 64] {
+                let table: Vec<u64> = (0..entries * s)
+                    .map(|v| (v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+                    .collect();
+                let mut out = vec![0u64; s];
+                for d in 0..entries {
+                    gather(&mut out, &table, d as u64, s);
+                    assert_eq!(
+                        out,
+                        &table[d * s..(d + 1) * s],
+                        "s = {s}, entries = {entries}, digit = {d}"
+                    );
+                }
+            }
         }
     }
 }
