@@ -314,3 +314,40 @@ fn adx_product_banded_and_rows_agree() {
         }
     }
 }
+
+/// The AVX2 build of the window gather against the portable one (and the
+/// table itself) at block-boundary sizes, every digit.
+#[test]
+fn gather_avx2_matches_portable() {
+    let mut rng = StdRng::seed_from_u64(31);
+    for s in [1usize, 7, 8, 15, 16, 17, 24, 32, 40, 48, 64] {
+        for entries in [1usize, 16, 32, 64] {
+            let table: Vec<u64> = (0..entries * s)
+                .map(|_| rand::RngCore::next_u64(&mut rng))
+                .collect();
+            for d in 0..entries {
+                let mut got = vec![0u64; s];
+                if !x86::gather_avx2(&mut got, &table, d as u64, s) {
+                    let cpu_has = std::is_x86_feature_detected!("avx2");
+                    if cpu_has
+                        && std::env::var_os("CI").is_some()
+                        && redc::arch::select::request() == redc::arch::select::Request::Auto
+                    {
+                        panic!(
+                            "this CPU has AVX2 but the AVX2 gather is unavailable: refusing to skip under CI"
+                        );
+                    }
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "SKIPPED: AVX2 gather test (CPU lacks AVX2, or REDC_KERNEL/REDC_FORCE_PORTABLE excludes it)"
+                    );
+                    return;
+                }
+                let mut want = vec![0u64; s];
+                redc::exp::window::gather(&mut want, &table, d as u64, s);
+                assert_eq!(got, want, "avx2 vs portable: s={s} entries={entries} digit={d}");
+                assert_eq!(got, &table[d * s..(d + 1) * s], "avx2 vs table: s={s} digit={d}");
+            }
+        }
+    }
+}

@@ -92,7 +92,7 @@ pub fn pow_secret(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let mut picked = vec![0u64; s];
     for w in (0..windows).rev() {
         let digit = window_at(exp, w * p, p);
-        gather(&mut picked, &table, digit, s);
+        gather_dispatch(&mut picked, &table, digit, s);
         if w == windows - 1 {
             acc.copy_from_slice(&picked);
             continue;
@@ -125,6 +125,15 @@ fn window_at(exp: &[u64], pos: usize, p: usize) -> u64 {
     digit
 }
 
+/// [`gather`], with AVX2 where the CPU has it.
+fn gather_dispatch(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::arch::x86_64::gather_avx2(out, table, digit, s) {
+        return;
+    }
+    gather(out, table, digit, s);
+}
+
 /// `out = table[digit]`, reading every entry (constant time in `digit`).
 ///
 /// ```
@@ -134,6 +143,7 @@ fn window_at(exp: &[u64], pos: usize, p: usize) -> u64 {
 /// gather(&mut out, &table, 2, 2);
 /// assert_eq!(out, [30, 31]);
 /// ```
+#[inline(always)]
 pub fn gather(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
     assert!(s >= 1 && out.len() == s && table.len().is_multiple_of(s));
     // Column blocks of 16, 8 or 1 limbs, each accumulated in registers over
@@ -159,6 +169,7 @@ pub fn gather(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
 /// Limbs `col..col + W` of [`gather`]'s result. W = 16 limbs are eight
 /// 128-bit or four 256-bit registers of accumulator, which leaves registers
 /// for the loads; the fixed width lets the compiler keep them there.
+#[inline(always)]
 fn gather_block<const W: usize>(out: &mut [u64], table: &[u64], digit: u64, s: usize, col: usize) {
     let mut acc = [0u64; W];
     for (i, entry) in table.chunks_exact(s).enumerate() {

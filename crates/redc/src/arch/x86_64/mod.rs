@@ -1253,6 +1253,28 @@ pub fn sqr52_mb8(
     }))
 }
 
+/// [`crate::exp::window::gather`] compiled with AVX2 (four limbs per load
+/// and logic operation, against two with the baseline's SSE2), where the
+/// CPU has AVX2 and the kernel request allows more than the portable code.
+/// Returns false, having done nothing, elsewhere. The same code as the
+/// portable gather, so the same constant-time argument: every entry is read
+/// and the digit only makes masks.
+pub fn gather_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    let avx2 =
+        *AVAILABLE.get_or_init(|| select::request() != Request::Portable && is_x86_feature_detected!("avx2"));
+    if avx2 {
+        // SAFETY: AVX2 was detected above.
+        unsafe { gather_with_avx2(out, table, digit, s) };
+    }
+    avx2
+}
+
+#[target_feature(enable = "avx2")]
+fn gather_with_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
+    crate::exp::window::gather(out, table, digit, s);
+}
+
 /// MULX/ADX Montgomery multiplication with the portable `mont::Kernel`
 /// signature (R = 2^(64 s)): `out = a b R^-1 mod n`, fully reduced.
 /// Panics on wrong lengths (programming contract) or when BMI2/ADX are absent;
