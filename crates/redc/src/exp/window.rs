@@ -76,7 +76,8 @@ pub fn pow_secret(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let entries = 1usize << p;
     let mut table = vec![0u64; entries * s];
     table[..s].copy_from_slice(&engine.one_mont());
-    let base_m = engine.to_mont(base, &mut ws);
+    // The base in Montgomery form is as secret as the base: wiped on drop.
+    let base_m = zeroize::Zeroizing::new(engine.to_mont(base, &mut ws));
     table[s..2 * s].copy_from_slice(&base_m);
     for i in 2..entries {
         let (done, rest) = table.split_at_mut(i * s);
