@@ -263,9 +263,9 @@ fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
 /// compares: the borrow of x - n and then of top - borrow says whether x is
 /// kept. Pass 2 subtracts n, or zero: SHRX twice by 32 (keep) or by 0
 /// (subtract) zeroes n's limb or leaves it without touching the flags,
-/// which carry the borrow chain (AND would clear CF). INC and DEC leave CF
-/// alone. The values (x, top) are secret and drive no branch or address:
-/// the loops run s times and every limb is read and written.
+/// which carry the borrow chain (AND would clear CF); the loop counter's
+/// INC leaves CF alone. The values (x, top) are secret and drive no branch
+/// or address: the loops run s times and every limb is read and written.
 pub fn reduce_into(out: &mut [u64], x: &[u64], top: u64, n: &[u64]) {
     let s = n.len();
     assert!(s >= 1 && x.len() == s && out.len() == s);
