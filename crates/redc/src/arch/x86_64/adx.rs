@@ -143,7 +143,7 @@ macro_rules! row {
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = n.len();
     assert!(s >= 1 && a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s + 3);
-    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    super::require_bmi2_adx();
     if banded(s) && scratch.len() > 2 * s {
         // SOS with eight rows per band: t = a b, then the banded reduction.
         let t = &mut scratch[..2 * s + 1];
@@ -182,7 +182,7 @@ pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scrat
 pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = n.len();
     assert!(s >= 1 && a.len() == s && out.len() == s && scratch.len() > 2 * s);
-    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    super::require_bmi2_adx();
     let t = &mut scratch[..2 * s + 1];
     t.fill(0);
     if banded(s) {
@@ -270,8 +270,9 @@ pub fn reduce_into(out: &mut [u64], x: &[u64], top: u64, n: &[u64]) {
     let s = n.len();
     assert!(s >= 1 && x.len() == s && out.len() == s);
     debug_assert!(top <= 1);
+    super::require_bmi2_adx();
     // SAFETY: both loops index limbs -s..0 from the ends of x, n and out,
-    // which hold s limbs each (asserted); the caller checked BMI2 (SHRX).
+    // which hold s limbs each (asserted); BMI2 (SHRX) was checked above.
     // No stack use.
     unsafe {
         asm!(
@@ -322,7 +323,7 @@ pub fn reduce_into(out: &mut [u64], x: &[u64], top: u64, n: &[u64]) {
 pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     let s = n.len();
     assert!(s >= 1 && t.len() == 2 * s + 1 && out.len() == s);
-    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    super::require_bmi2_adx();
     if banded(s) {
         // Eight rows per band (`adx_band`): band k clears t's limbs 8k..8k+8.
         for k in 0..s / ROWS {
@@ -330,20 +331,19 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
             let c = adx_band::band(t, ROWS * k, n, Band::Reduce(n0));
             debug_assert_eq!(c, 0);
         }
-        reduce_into(out, &t[s..2 * s], t[2 * s], n);
-        return;
-    }
-    // The carry out of each row's top limb waits in `extra` (0 or 1).
-    let mut extra = 0u64;
-    for i in 0..s {
-        let m = t[i].wrapping_mul(n0);
-        let c = row!(&mut t[i..=i + s], n, m, "0");
-        let (v, o1) = t[i + s + 1].overflowing_add(c);
-        let (v, o2) = v.overflowing_add(extra);
-        t[i + s + 1] = v;
-        extra = o1 as u64 + o2 as u64;
+    } else {
+        // The carry out of each row's top limb waits in `extra` (0 or 1).
+        let mut extra = 0u64;
+        for i in 0..s {
+            let m = t[i].wrapping_mul(n0);
+            let c = row!(&mut t[i..=i + s], n, m, "0");
+            let (v, o1) = t[i + s + 1].overflowing_add(c);
+            let (v, o2) = v.overflowing_add(extra);
+            t[i + s + 1] = v;
+            extra = o1 as u64 + o2 as u64;
+        }
+        debug_assert_eq!(extra, 0);
     }
     // t < n R: (t + M n) / R < 2n, and limb 2s holds its top bit.
-    debug_assert_eq!(extra, 0);
     reduce_into(out, &t[s..2 * s], t[2 * s], n);
 }

@@ -240,7 +240,7 @@ pub enum Band<'a> {
 pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
     let s = n.len();
     assert!(s >= ROWS && s.is_multiple_of(ROWS) && t.len() >= i0 + s + ROWS);
-    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    super::require_bmi2_adx();
     let base = t[i0..].as_mut_ptr();
     // The multipliers' address, and n0 for a reduction band (odd, as n is)
     // or 0 for a product band: the asm tells the two apart by it (the band's
@@ -360,7 +360,7 @@ macro_rules! triangle_row {
 /// wrong lengths or without BMI2/ADX.
 pub fn triangle8(t: &mut [u64], a: &[u64]) {
     assert!(a.len() >= ROWS && t.len() >= 2 * ROWS);
-    assert!(super::adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+    super::require_bmi2_adx();
     // SAFETY: the rows read a[0..8] and read and write t[1..16] (asserted above);
     // BMI2/ADX were checked above. No stack use.
     unsafe {

@@ -85,6 +85,14 @@ pub fn adx_available() -> bool {
     })
 }
 
+/// Panics unless the CPU has BMI2 and ADX: the guard of every safe entry
+/// to the MULX/ADX asm ([`adx`], [`adx_band`]). The cached
+/// [`adx_available`] answers first; the detection itself covers a kernel
+/// request that turned the ADX path off while a test still calls it.
+pub(crate) fn require_bmi2_adx() {
+    assert!(adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
+}
+
 /// The CPUID brand string ("AMD EPYC 9R14 ...", "Intel(R) Xeon(R) ..."), if the CPU has one.
 pub fn brand_string() -> Option<String> {
     use core::arch::x86_64::__cpuid;
