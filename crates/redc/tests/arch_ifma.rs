@@ -5,7 +5,7 @@
 //! register count 1..=10), for mul, the dedicated square, pow and the dual pow.
 #![cfg(target_arch = "x86_64")]
 
-use std::io::Write;
+mod common;
 
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
@@ -74,22 +74,12 @@ fn amm_inputs(rng: &mut StdRng, m: &BigUint, random: usize) -> Vec<BigUint> {
 /// True (with a visible SKIPPED line) when the IFMA kernels cannot run here.
 /// Under CI, a CPU with IFMA whose kernels were not requested away must run them.
 fn skip() -> bool {
-    if x86::ifma_available() {
-        return false;
-    }
-    let cpu_has = std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma");
-    if cpu_has
-        && std::env::var_os("CI").is_some()
-        && redc::arch::select::request() == redc::arch::select::Request::Auto
-    {
-        panic!("this CPU has AVX-512 IFMA but the IFMA kernels are unavailable: refusing to skip under CI");
-    }
-    // Written to the process's stderr directly: the test harness captures eprintln!.
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: AVX-512 IFMA tests (CPU lacks IFMA, or REDC_KERNEL/REDC_FORCE_PORTABLE excludes it)"
-    );
-    true
+    common::skip_unavailable(
+        x86::ifma_available(),
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma"),
+        "this CPU has AVX-512 IFMA but the IFMA kernels are unavailable: refusing to skip under CI",
+        "SKIPPED: AVX-512 IFMA tests (CPU lacks IFMA, or REDC_KERNEL/REDC_FORCE_PORTABLE excludes it)",
+    )
 }
 
 /// Bit sizes that reach every digit count 1..=40 and the RSA CRT sizes.

@@ -76,3 +76,23 @@ pub fn random_below(rng: &mut StdRng, n: &BigUint) -> BigUint {
 pub fn coin(rng: &mut StdRng) -> bool {
     rng.gen_bool(0.5)
 }
+
+/// Whether a test of kernels this run cannot use skips. `available`: the
+/// library runs them; `cpu_has`: the CPU has their feature. A skip prints
+/// `skipped` on the process's stderr directly (the test harness captures
+/// eprintln!). Under CI, with no REDC_KERNEL/REDC_FORCE_PORTABLE request, a
+/// CPU that has the feature must run them: panics with `refusal` instead.
+pub fn skip_unavailable(available: bool, cpu_has: bool, refusal: &str, skipped: &str) -> bool {
+    use std::io::Write;
+    if available {
+        return false;
+    }
+    if cpu_has
+        && std::env::var_os("CI").is_some()
+        && redc::arch::select::request() == redc::arch::select::Request::Auto
+    {
+        panic!("{refusal}");
+    }
+    let _ = writeln!(std::io::stderr(), "{skipped}");
+    true
+}
