@@ -348,7 +348,30 @@ mod bench {
         }
     }
 
+    /// `kernel_bench single`: ns per single-modulus product (public-exponent
+    /// work: verification, encryption, the fault check) at the RSA moduli,
+    /// and per step; minimum of 101 short batches.
+    fn single() {
+        let mut rng = StdRng::seed_from_u64(11);
+        println!("{:>5} {:>3} {:>10} {:>8}", "bits", "d", "ns", "ns/step");
+        for bits in [2048u64, 3072, 4096] {
+            let n = modulus(&mut rng, bits);
+            let s = bits as usize / 64;
+            let md = portable52::Modulus52::with_digit_multiple(&limbs(&n, s), 8).unwrap();
+            let d = md.d;
+            let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&n), s), d);
+            let it = 2000;
+            let ns = time(101, 1, |_| {
+                black_box(x86::amm52_single(&limbs(&n, s), &a, &a, it));
+            }) / it as f64;
+            println!("{:>5} {:>3} {:>10.1} {:>8.2}", bits, d, ns, ns / d as f64);
+        }
+    }
+
     pub fn run() {
+        if std::env::args().nth(1).as_deref() == Some("single") {
+            return single();
+        }
         if std::env::args().nth(1).as_deref() == Some("portable") {
             return portable();
         }
