@@ -11,6 +11,12 @@
  * x86-64 core, so "cycles" below are core cycles, not TSC ticks.
  * Throughput with k accumulators: k independent dependency chains, each
  * one instruction per iteration; latency: one chain.
+ *
+ * The last group times the pieces of the kernels' carry normalisation, the
+ * step that sits between one product and the next: 64-bit mask-register
+ * arithmetic (KADDQ, KSHIFTLQ: the carries of all lanes could be resolved
+ * there) against a mask's round trip through a general register (what the
+ * kernels do), and a compare into a mask feeding a masked add.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -61,6 +67,24 @@ static double ghz;
                cyc_);                                                         \
     } while (0)
 
+/* As VLOOP, for mask-register sequences (k1..k6 clobbered, k1 and k2 set
+ * to all ones first). */
+#define KLOOP(name, per, ins)                                                 \
+    do {                                                                      \
+        double s_ = BEST({                                                    \
+            long n_ = ITERS;                                                  \
+            __asm__ volatile("kxnorq %%k1, %%k1, %%k1\n"                      \
+                             "kxnorq %%k2, %%k2, %%k2\n"                      \
+                             "vpxorq %%zmm17, %%zmm17, %%zmm17\n"             \
+                             "1:\n" ins "dec %0\n jnz 1b\n"                   \
+                             : "+r"(n_)::VREGS, "rax", "rdx", "k1", "k2", "k3", \
+                               "k4", "k5", "k6");                             \
+        });                                                                   \
+        double cyc_ = s_ * ghz * 1e9 / ((double)(per) * ITERS);               \
+        printf("%-44s %6.2f per cycle  %6.2f cycles each\n", name, 1 / cyc_, \
+               cyc_);                                                         \
+    } while (0)
+
 #define Z(i) "vpmadd52luq %%zmm17, %%zmm18, %%zmm" #i "\n"
 #define Y(i) "vpmadd52luq %%ymm17, %%ymm18, %%ymm" #i "\n"
 #define ADD(i) "vpaddq %%zmm17, %%zmm" #i ", %%zmm" #i "\n"
@@ -102,7 +126,26 @@ int main(void) {
     VLOOP("zmm IFMA + VSHUFI64X2 chain (per pair)", 1,
           Z(1) "vshufi64x2 $0x55, %%zmm1, %%zmm1, %%zmm1\n");
 
-    s = BEST({
+    /* Mask registers: latency (one chain) and throughput (4 chains). */
+    KLOOP("KADDQ latency", 1, "kaddq %%k2, %%k1, %%k1\n");
+    KLOOP("KSHIFTLQ latency", 1, "kshiftlq $1, %%k1, %%k1\n");
+    KLOOP("KORQ latency", 1, "korq %%k2, %%k1, %%k1\n");
+    KLOOP("KADDQ, 4 chains", 4,
+          "kaddq %%k2, %%k3, %%k3\n kaddq %%k2, %%k4, %%k4\n"
+          "kaddq %%k2, %%k5, %%k5\n kaddq %%k2, %%k6, %%k6\n");
+    KLOOP("KMOVQ k->r->k round trip (per pair)", 1,
+          "kmovq %%k1, %%rax\n kmovq %%rax, %%k1\n");
+    KLOOP("VPCMPUQ->k + masked VPADDQ chain (per pair)", 1,
+          "vpcmpuq $6, %%zmm17, %%zmm1, %%k1\n"
+          "vpaddq %%zmm17, %%zmm1, %%zmm1%{%%k1%}\n");
+    KLOOP("the same with a k->r->k round trip between", 1,
+          "vpcmpuq $6, %%zmm17, %%zmm1, %%k1\n kmovq %%k1, %%rax\n"
+          "kmovq %%rax, %%k1\n vpaddq %%zmm17, %%zmm1, %%zmm1%{%%k1%}\n");
+    KLOOP("the same with a KADDQ between", 1,
+          "vpcmpuq $6, %%zmm17, %%zmm1, %%k1\n kaddq %%k1, %%k1, %%k1\n"
+          "vpaddq %%zmm17, %%zmm1, %%zmm1%{%%k1%}\n");
+
+s = BEST({
         long n = ITERS;
         __asm__ volatile("1:\n .rept 8\n mulx %%rbx, %%r8, %%r9\n mulx %%rbx, %%r10, %%r11\n .endr\n"
                          " dec %0\n jnz 1b\n"
