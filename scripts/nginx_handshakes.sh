@@ -18,6 +18,12 @@
 # it cannot keep the worker busy from one core). Prints
 # handshakes per second per case and the ratio with/without. Bounded: about
 # 8 x SECONDS plus key generation.
+#
+# REDC_BENCH_ROUNDS=N (default 1) measures each case N times, alternating
+# which configuration runs first (without first in odd rounds, with first in
+# even ones, so that drift of the shared machine between the two phases does
+# not favour either), prints one row per round ("#k") and then a row of the
+# medians over the rounds (of each column, ratios included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +34,7 @@ CLIENT_CPU=${REDC_BENCH_CLIENT_CPU:-1}
 SIZES=${REDC_BENCH_SIZES:-2048 4096}
 PROTOS=${REDC_BENCH_PROTOS:-tls1_3 tls1_2}
 LOAD=${REDC_BENCH_LOAD:-rustls}
+ROUNDS=${REDC_BENCH_ROUNDS:-1}
 
 for tool in nginx openssl taskset; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -175,22 +182,51 @@ echo "capacity, robust to the shared machine's noise); busy = the worker's share
 echo
 echo "| certificate | protocol | without: hs/s | hs/CPU-s | busy | with redc: hs/s | hs/CPU-s | busy | ratio (hs/s) | ratio (hs/CPU-s) |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+run_without() { # bits proto
+    start_nginx "$W/without.cnf" "$1"
+    read -r without without_cpu without_busy < <(measure "$2")
+    stop_nginx
+}
+run_with() { # bits proto
+    start_nginx "$W/with.cnf" "$1"
+    worker=$(pgrep -P "$NGINX_PID" | head -1)
+    if ! grep -q libredc_provider "/proc/$worker/maps"; then
+        echo "nginx_handshakes.sh: the nginx worker has not loaded the redc provider" >&2
+        exit 1
+    fi
+    read -r with with_cpu with_busy < <(measure "$2")
+    stop_nginx
+}
+# The median of the numbers on stdin (the mean of the middle two for an even count).
+median() {
+    sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 for bits in $SIZES; do
     for proto in $PROTOS; do
-        start_nginx "$W/without.cnf" "$bits"
-        read -r without without_cpu without_busy < <(measure "$proto")
-        stop_nginx
-        start_nginx "$W/with.cnf" "$bits"
-        worker=$(pgrep -P "$NGINX_PID" | head -1)
-        if ! grep -q libredc_provider "/proc/$worker/maps"; then
-            echo "nginx_handshakes.sh: the nginx worker has not loaded the redc provider" >&2
-            exit 1
+        : > "$W/rounds"
+        for round in $(seq "$ROUNDS"); do
+            if [ $((round % 2)) -eq 1 ]; then
+                run_without "$bits" "$proto"
+                run_with "$bits" "$proto"
+            else
+                run_with "$bits" "$proto"
+                run_without "$bits" "$proto"
+            fi
+            ratio=$(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.2fx", a / b }')
+            ratio_cpu=$(awk -v a="$with_cpu" -v b="$without_cpu" 'BEGIN { printf "%.2fx", a / b }')
+            label="RSA-$bits"
+            [ "$ROUNDS" -gt 1 ] && label="RSA-$bits #$round"
+            echo "| $label | ${proto/tls1_/TLS 1.} | $without | $without_cpu | $without_busy | $with | $with_cpu | $with_busy | $ratio | $ratio_cpu |"
+            echo "$without $without_cpu ${without_busy%\%} $with $with_cpu ${with_busy%\%} ${ratio%x} ${ratio_cpu%x}" >> "$W/rounds"
+        done
+        if [ "$ROUNDS" -gt 1 ]; then
+            m=()
+            for col in 1 2 3 4 5 6 7 8; do
+                m+=("$(cut -d' ' -f"$col" "$W/rounds" | median)")
+            done
+            printf '| RSA-%s median of %s | %s | %.1f | %.1f | %.0f%% | %.1f | %.1f | %.0f%% | %.2fx | %.2fx |\n' \
+                "$bits" "$ROUNDS" "${proto/tls1_/TLS 1.}" "${m[@]}"
         fi
-        read -r with with_cpu with_busy < <(measure "$proto")
-        stop_nginx
-        ratio=$(awk -v a="$with" -v b="$without" 'BEGIN { printf "%.2fx", a / b }')
-        ratio_cpu=$(awk -v a="$with_cpu" -v b="$without_cpu" 'BEGIN { printf "%.2fx", a / b }')
-        echo "| RSA-$bits | ${proto/tls1_/TLS 1.} | $without | $without_cpu | $without_busy | $with | $with_cpu | $with_busy | $ratio | $ratio_cpu |"
     done
 done
 echo
