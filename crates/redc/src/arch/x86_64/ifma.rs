@@ -586,58 +586,118 @@ pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
     b: &Lanes<NR>,
     m: &DualMod<NR>,
 ) {
-    assert!(m.d == 4 * NR && NR <= MAX_NR);
-    let zero = _mm512_setzero_si512();
-    let src = if SQR { a } else { b };
-    let a0 = ld!(&a.0[0]);
-    // The bias of X (see the chain), none in the pipelined form.
-    let bias = if PIPE {
-        zero
-    } else {
-        _mm512_set1_epi64(MASK as i64)
-    };
-    let mut st = State::<NR> {
-        wa: [zero; W],
-        // Every position starts at 2^52 - 1 in `wn` (the bias of X; removed
-        // from the result positions at the end).
-        wn: [bias; W],
-        a0: _mm512_shuffle_i64x2::<0>(a0, a0),
-        x0: zero,
-        c: zero,
-        k0: ld!(&m.k0.0[0]),
-        n0: bcast_digit!(m.n, 0),
-        n1: bcast_digit!(m.n, 1),
-        n2: bcast_digit!(m.n, 2),
-        y_prev: zero,
-        bias,
-        above: core::array::from_fn(|e| opaque_mask((0xffu16 << (2 * (e + 1))) as u8)),
-        pair: core::array::from_fn(|e| opaque_mask(0b11 << (2 * e))),
-    };
-    let ash = shift_copies(a);
-    // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
-    st.x0 = _mm512_madd52lo_epu64(st.bias, st.a0, bcast_digit!(src, 0));
-    a_part!(0, 0, 0, st, ash, src, NR, SQR);
-    // Program order per step i of a product: the chain of i, its N part, the
-    // A part of i + 1 (which does not wait for y_i; issued after the chain,
-    // it cannot take the chain's ports first). Of a square: the chain of i,
-    // the N part of i - 1, the A part of i + 1; the N part of a group's last
-    // step is issued after the window slid (one slot down), the last one
-    // after the loop. The square's order costs two IFMAs per step (`chain!`)
-    // and keeps the IFMAs that wait on y_{i-1} younger than the chain of i,
-    // so they cannot take the ports ahead of it (schedulers pick the oldest
-    // ready instruction; that this is why it helps is our reading, not a
-    // port-counter measurement: the guests have no PMU). Measured on AMD
-    // Zen 5 (family 26 model 2), `kernel_bench dual`, three interleaved
-    // runs: the dedicated 20-digit square 78-81 ns against 83-86 in the
-    // product's order; `kernel_bench sqr` 5-10% faster at 4 to 32 digits, the
-    // same at 36 and 40. The product in the square's order measured no
-    // faster at 20 digits (88-91 against 87-90 ns) and 1-2% slower at 32 and
-    // 40, so products keep theirs. Whether a square runs dedicated or as a
-    // product is calibrated per register count (`super::dedicated_sqr`), so
-    // a CPU where this order loses falls back to the product.
-    // `$late` is the N part a square issues after the chain of step `$S`:
-    // that of step S - 1 (for S = 0, the previous group's last step).
-    macro_rules! step {
+    // SAFETY: this function enables the features the body needs.
+    unsafe { amm_dual_body::<NR, SQR, PIPE>(out, a, b, m) }
+}
+
+/// From this register count up, the window's run of dedicated squarings is
+/// one function ([`sqr_run`]: the squaring's body inlined into a loop)
+/// rather than one call per square. AMD Zen 5 (family 26 model 2),
+/// `kernel_bench pow`, the dual exponentiation with dedicated squaring,
+/// three interleaved runs: at 10 registers (RSA-4096) 634-642 us against
+/// 660-669 us in calls, and `redc speed` RSA-4096 sign 709-734 against
+/// 725-752 us (four interleaved rounds); at 5 and 8 registers the inlined
+/// loop was slower (2048: 111-113 against 106-108 us; 3072, pipelined:
+/// 315-320 against 267-271 us), so there each square stays a call.
+const SQR_RUN_MIN_NR: usize = STRAIGHT_MAX_NR + 1;
+
+/// `count` successive squarings of `x`, alternating between `x` and `y`
+/// (the result is in `x` for an even count, in `y` for an odd one), with
+/// the dedicated squaring or the product as `dedicated` says. From
+/// [`SQR_RUN_MIN_NR`] registers up the dedicated squaring's body runs
+/// inlined in one loop; else each square is a call of [`sqr_dual`]. Same
+/// preconditions as [`amm_dual`].
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn sqr_run<const NR: usize, const PIPE: bool>(
+    x: &mut Lanes<NR>,
+    y: &mut Lanes<NR>,
+    m: &DualMod<NR>,
+    count: usize,
+    dedicated: bool,
+) {
+    for k in 0..count {
+        let (src, dst) = if k % 2 == 0 {
+            (&*x, &mut *y)
+        } else {
+            (&*y, &mut *x)
+        };
+        if dedicated && NR >= SQR_RUN_MIN_NR {
+            // SAFETY: this function enables the features the body needs.
+            unsafe { amm_dual_body::<NR, true, PIPE>(dst, src, src, m) }
+        } else {
+            sqr_dual::<NR, PIPE>(dst, src, m, dedicated);
+        }
+    }
+}
+
+/// The body of [`amm_dual`], inlined into its callers ([`amm_dual`],
+/// [`sqr_run`]).
+///
+/// # Safety
+/// Call only from functions that enable AVX-512F and AVX-512IFMA.
+#[inline(always)]
+#[allow(unused_unsafe)] // the macros' own `unsafe` blocks, inside this one
+unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
+    out: &mut Lanes<NR>,
+    a: &Lanes<NR>,
+    b: &Lanes<NR>,
+    m: &DualMod<NR>,
+) {
+    // SAFETY: the caller enables AVX-512F and AVX-512IFMA (this function's
+    // contract); every intrinsic and callee below needs no more.
+    unsafe {
+        assert!(m.d == 4 * NR && NR <= MAX_NR);
+        let zero = _mm512_setzero_si512();
+        let src = if SQR { a } else { b };
+        let a0 = ld!(&a.0[0]);
+        // The bias of X (see the chain), none in the pipelined form.
+        let bias = if PIPE {
+            zero
+        } else {
+            _mm512_set1_epi64(MASK as i64)
+        };
+        let mut st = State::<NR> {
+            wa: [zero; W],
+            // Every position starts at 2^52 - 1 in `wn` (the bias of X; removed
+            // from the result positions at the end).
+            wn: [bias; W],
+            a0: _mm512_shuffle_i64x2::<0>(a0, a0),
+            x0: zero,
+            c: zero,
+            k0: ld!(&m.k0.0[0]),
+            n0: bcast_digit!(m.n, 0),
+            n1: bcast_digit!(m.n, 1),
+            n2: bcast_digit!(m.n, 2),
+            y_prev: zero,
+            bias,
+            above: core::array::from_fn(|e| opaque_mask((0xffu16 << (2 * (e + 1))) as u8)),
+            pair: core::array::from_fn(|e| opaque_mask(0b11 << (2 * e))),
+        };
+        let ash = shift_copies(a);
+        // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
+        st.x0 = _mm512_madd52lo_epu64(st.bias, st.a0, bcast_digit!(src, 0));
+        a_part!(0, 0, 0, st, ash, src, NR, SQR);
+        // Program order per step i of a product: the chain of i, its N part, the
+        // A part of i + 1 (which does not wait for y_i; issued after the chain,
+        // it cannot take the chain's ports first). Of a square: the chain of i,
+        // the N part of i - 1, the A part of i + 1; the N part of a group's last
+        // step is issued after the window slid (one slot down), the last one
+        // after the loop. The square's order costs two IFMAs per step (`chain!`)
+        // and keeps the IFMAs that wait on y_{i-1} younger than the chain of i,
+        // so they cannot take the ports ahead of it (schedulers pick the oldest
+        // ready instruction; that this is why it helps is our reading, not a
+        // port-counter measurement: the guests have no PMU). Measured on AMD
+        // Zen 5 (family 26 model 2), `kernel_bench dual`, three interleaved
+        // runs: the dedicated 20-digit square 78-81 ns against 83-86 in the
+        // product's order; `kernel_bench sqr` 5-10% faster at 4 to 32 digits, the
+        // same at 36 and 40. The product in the square's order measured no
+        // faster at 20 digits (88-91 against 87-90 ns) and 1-2% slower at 32 and
+        // 40, so products keep theirs. Whether a square runs dedicated or as a
+        // product is calibrated per register count (`super::dedicated_sqr`), so
+        // a CPU where this order loses falls back to the product.
+        // `$late` is the N part a square issues after the chain of step `$S`:
+        // that of step S - 1 (for S = 0, the previous group's last step).
+        macro_rules! step {
         ($S:literal, $g:expr, $m:ident, |$y:ident| $late:block) => {{
             let $y = st.y_prev;
             if PIPE {
@@ -650,45 +710,45 @@ pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
             } else $late
         }};
     }
-    macro_rules! group {
-        ($g:expr, $m:ident) => {{
-            step!(0, $g, $m, |y| {
-                if $g > 0 {
-                    n_part!(3, -1, st, y, $m, NR);
+        macro_rules! group {
+            ($g:expr, $m:ident) => {{
+                step!(0, $g, $m, |y| {
+                    if $g > 0 {
+                        n_part!(3, -1, st, y, $m, NR);
+                    }
+                });
+                a_part!(1, $g, 0, st, ash, src, NR, SQR);
+                step!(1, $g, $m, |y| { n_part!(0, 0, st, y, $m, NR) });
+                a_part!(2, $g, 0, st, ash, src, NR, SQR);
+                step!(2, $g, $m, |y| { n_part!(1, 0, st, y, $m, NR) });
+                a_part!(3, $g, 0, st, ash, src, NR, SQR);
+                step!(3, $g, $m, |y| { n_part!(2, 0, st, y, $m, NR) });
+                if $g + 1 < NR {
+                    a_part!(0, $g + 1, 1, st, ash, src, NR, SQR);
                 }
-            });
-            a_part!(1, $g, 0, st, ash, src, NR, SQR);
-            step!(1, $g, $m, |y| { n_part!(0, 0, st, y, $m, NR) });
-            a_part!(2, $g, 0, st, ash, src, NR, SQR);
-            step!(2, $g, $m, |y| { n_part!(1, 0, st, y, $m, NR) });
-            a_part!(3, $g, 0, st, ash, src, NR, SQR);
-            step!(3, $g, $m, |y| { n_part!(2, 0, st, y, $m, NR) });
-            if $g + 1 < NR {
-                a_part!(0, $g + 1, 1, st, ash, src, NR, SQR);
-            }
-        }};
-    }
-    // Slot 0 (positions 4g..4g+3) is finished: only its carry, already in
-    // the quotient chain, matters. Slide the window.
-    macro_rules! slide {
-        () => {{
-            for_r!(NR - 1, |r| {
-                st.wa[r] = st.wa[r + 1];
-                st.wn[r] = st.wn[r + 1];
-            });
-            // Slot NR + 1 holds the next group's first A part (issued above).
-            st.wa[NR] = st.wa[NR + 1];
-            st.wn[NR] = st.wn[NR + 1];
-            st.wa[NR + 1] = zero;
-            st.wn[NR + 1] = st.bias;
-        }};
-    }
-    // Hide the loop invariance of the modulus rows from the optimiser: hoisted
-    // out of the loop they spill, i.e. get copied to the stack on every call.
-    let rows = |g: usize| if NR <= OPAQUE_MAX_NR { opaque(m, g) } else { m };
-    if NR <= STRAIGHT_MAX_NR {
-        // The groups written out, g a constant in each (see `STRAIGHT_MAX_NR`).
-        macro_rules! straight {
+            }};
+        }
+        // Slot 0 (positions 4g..4g+3) is finished: only its carry, already in
+        // the quotient chain, matters. Slide the window.
+        macro_rules! slide {
+            () => {{
+                for_r!(NR - 1, |r| {
+                    st.wa[r] = st.wa[r + 1];
+                    st.wn[r] = st.wn[r + 1];
+                });
+                // Slot NR + 1 holds the next group's first A part (issued above).
+                st.wa[NR] = st.wa[NR + 1];
+                st.wn[NR] = st.wn[NR + 1];
+                st.wa[NR + 1] = zero;
+                st.wn[NR + 1] = st.bias;
+            }};
+        }
+        // Hide the loop invariance of the modulus rows from the optimiser: hoisted
+        // out of the loop they spill, i.e. get copied to the stack on every call.
+        let rows = |g: usize| if NR <= OPAQUE_MAX_NR { opaque(m, g) } else { m };
+        if NR <= STRAIGHT_MAX_NR {
+            // The groups written out, g a constant in each (see `STRAIGHT_MAX_NR`).
+            macro_rules! straight {
             ($($g:literal)*) => {{
                 $(
                     if $g < NR {
@@ -699,50 +759,51 @@ pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
                 )*
             }};
         }
-        straight!(0 1 2 3 4 5 6 7 8 9);
-    } else {
-        for g in 0..NR {
-            let m = rows(g);
-            if SQR {
-                // A copy per group, g a constant in each (as above), within
-                // the loop.
-                match g {
-                    0 => group!(0, m),
-                    1 => group!(1, m),
-                    2 => group!(2, m),
-                    3 => group!(3, m),
-                    4 => group!(4, m),
-                    5 => group!(5, m),
-                    6 => group!(6, m),
-                    7 => group!(7, m),
-                    8 => group!(8, m),
-                    _ => group!(9, m),
-                }
-            } else {
-                group!(g, m);
-            }
-            slide!();
-        }
-    }
-    if SQR {
-        // The last step's N part (the window has slid past its group).
-        let m_last = rows(NR - 1);
-        n_part!(3, -1, st, st.y_prev, m_last, NR);
-    }
-    // Positions d..2d-1, plus the carry out of position d - 1.
-    let mut res = [zero; NR];
-    for r in 0..NR {
-        let wa = if SQR {
-            _mm512_add_epi64(st.wa[r], st.wa[r])
+            straight!(0 1 2 3 4 5 6 7 8 9);
         } else {
-            st.wa[r]
-        };
-        res[r] = _mm512_sub_epi64(_mm512_add_epi64(wa, st.wn[r]), st.bias);
+            for g in 0..NR {
+                let m = rows(g);
+                if SQR {
+                    // A copy per group, g a constant in each (as above), within
+                    // the loop.
+                    match g {
+                        0 => group!(0, m),
+                        1 => group!(1, m),
+                        2 => group!(2, m),
+                        3 => group!(3, m),
+                        4 => group!(4, m),
+                        5 => group!(5, m),
+                        6 => group!(6, m),
+                        7 => group!(7, m),
+                        8 => group!(8, m),
+                        _ => group!(9, m),
+                    }
+                } else {
+                    group!(g, m);
+                }
+                slide!();
+            }
+        }
+        if SQR {
+            // The last step's N part (the window has slid past its group).
+            let m_last = rows(NR - 1);
+            n_part!(3, -1, st, st.y_prev, m_last, NR);
+        }
+        // Positions d..2d-1, plus the carry out of position d - 1.
+        let mut res = [zero; NR];
+        for r in 0..NR {
+            let wa = if SQR {
+                _mm512_add_epi64(st.wa[r], st.wa[r])
+            } else {
+                st.wa[r]
+            };
+            res[r] = _mm512_sub_epi64(_mm512_add_epi64(wa, st.wn[r]), st.bias);
+        }
+        res[0] = _mm512_mask_add_epi64(res[0], 0b11, res[0], st.c);
+        // The shifted copies of `a` stay on the stack (volatile zeroing of 2-4 KiB per
+        // product would cost more than the product); later products overwrite them.
+        normalize(out, &res);
     }
-    res[0] = _mm512_mask_add_epi64(res[0], 0b11, res[0], st.c);
-    // The shifted copies of `a` stay on the stack (volatile zeroing of 2-4 KiB per
-    // product would cost more than the product); later products overwrite them.
-    normalize(out, &res);
 }
 
 /// `out = amm(a, a)` with the dedicated squaring or the product, as the
@@ -886,6 +947,10 @@ pub fn add_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, b: &Lanes<N
     normalize(out, &v);
 }
 
+// `pow_dual` takes the window's squarings in one odd-length run (its result
+// in the run's second buffer).
+const _: () = assert!(WINDOW % 2 == 1);
+
 /// Constant-time table read: every entry is loaded; lanes of the p half keep
 /// entry `wp`, lanes of the q half entry `wq` (masked blends, no secret index).
 #[target_feature(enable = "avx512f")]
@@ -966,11 +1031,8 @@ pub fn pow_dual<const NR: usize, const PIPE: bool>(
         portable52::window(eq, top) as u64,
     );
     for w in (0..nw - 1).rev() {
-        for _ in 0..WINDOW / 2 {
-            sqr_dual::<NR, PIPE>(&mut y, &x, m, dedicated_sqr);
-            sqr_dual::<NR, PIPE>(&mut x, &y, m, dedicated_sqr);
-        }
-        sqr_dual::<NR, PIPE>(&mut y, &x, m, dedicated_sqr);
+        // WINDOW (odd) squarings: the result is in y.
+        sqr_run::<NR, PIPE>(&mut x, &mut y, m, WINDOW, dedicated_sqr);
         let pos = w * WINDOW;
         gather(
             &mut g,
