@@ -51,39 +51,31 @@ static double ghz;
         "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",        \
         "xmm16", "xmm17", "xmm18"
 
-/* `per` instructions per iteration of `ins`; prints instructions per cycle
- * and cycles per instruction. */
-#define VLOOP(name, per, ins)                                                 \
+/* `per` instructions per iteration of `ins`, after `pre` (run once, before
+ * the loop; zmm17 and zmm18 are zeroed first); the clobbers follow. Prints
+ * instructions per cycle and cycles per instruction. */
+#define LOOP(name, per, pre, ins, ...)                                        \
     do {                                                                      \
         double s_ = BEST({                                                    \
             long n_ = ITERS;                                                  \
             __asm__ volatile("vpxorq %%zmm17, %%zmm17, %%zmm17\n"             \
-                             "vpxorq %%zmm18, %%zmm18, %%zmm18\n"             \
+                             "vpxorq %%zmm18, %%zmm18, %%zmm18\n" pre         \
                              "1:\n" ins "dec %0\n jnz 1b\n"                   \
-                             : "+r"(n_)::VREGS);                              \
+                             : "+r"(n_)::__VA_ARGS__);                        \
         });                                                                   \
         double cyc_ = s_ * ghz * 1e9 / ((double)(per) * ITERS);               \
         printf("%-44s %6.2f per cycle  %6.2f cycles each\n", name, 1 / cyc_, \
                cyc_);                                                         \
     } while (0)
 
-/* As VLOOP, for mask-register sequences (k1..k6 clobbered, k1 and k2 set
- * to all ones first). */
+/* Vector instructions. */
+#define VLOOP(name, per, ins) LOOP(name, per, "", ins, VREGS)
+
+/* Mask-register sequences: k1 and k2 start at all ones; k1..k6 and rax
+ * are clobbered. */
 #define KLOOP(name, per, ins)                                                 \
-    do {                                                                      \
-        double s_ = BEST({                                                    \
-            long n_ = ITERS;                                                  \
-            __asm__ volatile("kxnorq %%k1, %%k1, %%k1\n"                      \
-                             "kxnorq %%k2, %%k2, %%k2\n"                      \
-                             "vpxorq %%zmm17, %%zmm17, %%zmm17\n"             \
-                             "1:\n" ins "dec %0\n jnz 1b\n"                   \
-                             : "+r"(n_)::VREGS, "rax", "rdx", "k1", "k2", "k3", \
-                               "k4", "k5", "k6");                             \
-        });                                                                   \
-        double cyc_ = s_ * ghz * 1e9 / ((double)(per) * ITERS);               \
-        printf("%-44s %6.2f per cycle  %6.2f cycles each\n", name, 1 / cyc_, \
-               cyc_);                                                         \
-    } while (0)
+    LOOP(name, per, "kxnorq %%k1, %%k1, %%k1\n kxnorq %%k2, %%k2, %%k2\n",   \
+         ins, VREGS, "rax", "k1", "k2", "k3", "k4", "k5", "k6")
 
 #define Z(i) "vpmadd52luq %%zmm17, %%zmm18, %%zmm" #i "\n"
 #define Y(i) "vpmadd52luq %%ymm17, %%ymm18, %%ymm" #i "\n"
@@ -145,7 +137,7 @@ int main(void) {
           "vpcmpuq $6, %%zmm17, %%zmm1, %%k1\n kaddq %%k1, %%k1, %%k1\n"
           "vpaddq %%zmm17, %%zmm1, %%zmm1%{%%k1%}\n");
 
-s = BEST({
+    s = BEST({
         long n = ITERS;
         __asm__ volatile("1:\n .rept 8\n mulx %%rbx, %%r8, %%r9\n mulx %%rbx, %%r10, %%r11\n .endr\n"
                          " dec %0\n jnz 1b\n"
