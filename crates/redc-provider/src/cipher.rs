@@ -19,7 +19,6 @@ use crate::keys::Key;
 use crate::params::{Pad, Param, Value, find, md_name, parse_md};
 use redc::hash::HashAlg;
 use redc::padding::{Plaintext, eme_pkcs1v15_decode_strict};
-use redc::rsa::os_rng;
 use std::sync::Arc;
 use zeroize::Zeroizing;
 
@@ -86,8 +85,8 @@ impl CipherCtx {
     /// Encrypt `msg`.
     pub fn encrypt(&self, msg: &[u8]) -> Option<Vec<u8>> {
         let key = self.key.as_ref()?.public();
-        let rng = &mut os_rng();
-        crate::trace(&format!("encrypt {:?}", self.pad));
+        let rng = &mut crate::rng::ProviderRng;
+        crate::trace(format_args!("encrypt {:?}", self.pad));
         match self.pad {
             Pad::Pkcs1 => key.encrypt_pkcs1v15(rng, msg).ok(),
             Pad::Oaep => key
@@ -105,8 +104,8 @@ impl CipherCtx {
         }
         let held = self.key.as_ref()?;
         let key = held.private()?;
-        let rng = &mut os_rng();
-        crate::trace(&format!("decrypt {:?}", self.pad));
+        let rng = &mut crate::rng::ProviderRng;
+        crate::trace(format_args!("decrypt {:?}", self.pad));
         // The bare private operation: queued and batched inside async jobs.
         let raw = |ct: &[u8]| crate::queue::private_op(held, ct);
         match self.pad {
@@ -202,7 +201,7 @@ const PREMASTER_LEN: usize = 48;
 /// `em = 00 02 PS 00 V1 V2 R[46]`, PS nonzero, V the client's version (or
 /// `alt`, when nonzero); otherwise 48 random bytes. Every check is a mask,
 /// combined without branching on `em`; the one branch is on `k` (public).
-/// `None` only when the key is too small or the system generator fails.
+/// `None` only when the key is too small or no random generator answers.
 pub fn tls_premaster(em: &[u8], client: u16, alt: u16) -> Option<Zeroizing<Vec<u8>>> {
     use subtle::{ConditionallySelectable, ConstantTimeEq};
     let k = em.len();
@@ -210,7 +209,7 @@ pub fn tls_premaster(em: &[u8], client: u16, alt: u16) -> Option<Zeroizing<Vec<u
         return None;
     }
     let mut random = Zeroizing::new(vec![0u8; PREMASTER_LEN]);
-    getrandom::fill(&mut random).ok()?;
+    crate::rng::try_fill(&mut random).then_some(())?;
     let mut good = em[0].ct_eq(&0) & em[1].ct_eq(&2);
     for &b in &em[2..k - PREMASTER_LEN - 1] {
         good &= !b.ct_eq(&0);

@@ -13,7 +13,7 @@
 
 use crate::params::{Param, Value, find, md_name};
 use crate::pss::{KeyType, Restriction};
-use redc::rsa::{PrivateComponents, RsaPrivateKey, RsaPublicKey, keygen, os_rng};
+use redc::rsa::{PrivateComponents, RsaPrivateKey, RsaPublicKey, keygen};
 use std::sync::Arc;
 use zeroize::Zeroizing;
 
@@ -139,10 +139,11 @@ pub fn import(obj: &mut KeyObj, selection: i32, params: &[Param]) -> bool {
             Err(_) => return false,
         },
     };
-    crate::trace(match key {
-        Key::Private(_) => "import private key",
-        Key::Public(_) => "import public key",
-    });
+    let kind = match key {
+        Key::Private(_) => "private",
+        Key::Public(_) => "public",
+    };
+    crate::trace(format_args!("import {kind} key"));
     obj.key = Some(Arc::new(key));
     true
 }
@@ -347,8 +348,8 @@ impl GenCtx {
         if self.selection & SELECT_KEYPAIR == 0 {
             return Some(KeyObj::new(self.kind));
         }
-        crate::trace(&format!("generate {} bits", self.bits));
-        let key = keygen::generate(self.bits, self.e, &mut os_rng()).ok()?;
+        crate::trace(format_args!("generate {} bits", self.bits));
+        let key = keygen::generate(self.bits, self.e, &mut crate::rng::ProviderRng).ok()?;
         Some(KeyObj {
             key: Some(Arc::new(Key::Private(key))),
             kind: self.kind,

@@ -26,12 +26,15 @@ pub mod keys;
 pub mod params;
 pub mod pss;
 pub mod queue;
+pub mod rng;
 pub mod sig;
 
 /// With `REDC_PROVIDER_TRACE` set in the environment, one line on stderr
 /// per operation redc performs ("redc-provider: sign pss", ...), so that
 /// tests can tell that the provider, not OpenSSL's default one, did it.
-pub fn trace(what: &str) {
+/// The message is formatted only when tracing is on (no allocation per
+/// operation otherwise).
+pub fn trace(what: core::fmt::Arguments<'_>) {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if *ON.get_or_init(|| std::env::var_os("REDC_PROVIDER_TRACE").is_some()) {
         eprintln!("redc-provider: {what}");

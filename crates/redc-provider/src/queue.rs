@@ -29,7 +29,7 @@
 //! did before batching.
 
 use crate::keys::Key;
-use redc::rsa::{os_rng, raw_private_many};
+use redc::rsa::raw_private_many;
 use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use zeroize::Zeroizing;
@@ -67,7 +67,7 @@ fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
 pub fn private_op(key: &Arc<Key>, x: &[u8]) -> Output {
     let private = key.private()?;
     if !crate::ffi::in_async_job() {
-        return private.raw_private(&mut os_rng(), x).ok();
+        return private.raw_private(&mut crate::rng::ProviderRng, x).ok();
     }
     let ticket = enqueue(key, x);
     crate::ffi::pause_async_job();
@@ -116,7 +116,7 @@ fn collect(ticket: u64) -> Output {
 
 /// The private operations of `work`, in order, on a helper thread.
 fn run(work: &[Pending]) -> Vec<Output> {
-    crate::trace(&format!("batch of {}", work.len()));
+    crate::trace(format_args!("batch of {}", work.len()));
     let batch = || {
         // Only private keys are queued ([`private_op`]); a public one would
         // get None, and every result stays at its operation's index.
@@ -126,7 +126,10 @@ fn run(work: &[Pending]) -> Vec<Output> {
             .filter_map(|(i, (_, k, x))| Some((i, (k.private()?, &x[..]))))
             .unzip();
         let mut out: Vec<Output> = (0..work.len()).map(|_| None).collect();
-        for (i, r) in index.into_iter().zip(raw_private_many(&mut os_rng(), &ops)) {
+        for (i, r) in index
+            .into_iter()
+            .zip(raw_private_many(&mut crate::rng::ProviderRng, &ops))
+        {
             out[i] = r.ok();
         }
         out
@@ -146,10 +149,10 @@ mod tests {
     /// once and gives the single-operation result.
     #[test]
     fn outside_a_job_the_operation_runs_at_once() {
-        let k = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        let k = keygen::generate(1024, 65537, &mut crate::rng::ProviderRng).unwrap();
         let mut x = vec![0u8; k.size()];
         x[5] = 9;
-        let want = k.raw_private(&mut os_rng(), &x).unwrap().to_vec();
+        let want = k.raw_private(&mut crate::rng::ProviderRng, &x).unwrap().to_vec();
         let key = Arc::new(Key::Private(k));
         assert_eq!(private_op(&key, &x).map(|s| s.to_vec()), Some(want));
     }
@@ -162,7 +165,7 @@ mod tests {
         let keys: Vec<Arc<Key>> = (0..2)
             .map(|_| {
                 Arc::new(Key::Private(
-                    keygen::generate(1024, 65537, &mut os_rng()).unwrap(),
+                    keygen::generate(1024, 65537, &mut crate::rng::ProviderRng).unwrap(),
                 ))
             })
             .collect();
@@ -189,7 +192,7 @@ mod tests {
     /// and does not shift the other operations' results.
     #[test]
     fn a_public_key_in_a_batch_fails_alone() {
-        let k = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        let k = keygen::generate(1024, 65537, &mut crate::rng::ProviderRng).unwrap();
         let public = Arc::new(Key::Public(k.public_key().clone()));
         let private = Arc::new(Key::Private(k));
         let x = |i: u8| {

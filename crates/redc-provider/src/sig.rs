@@ -18,7 +18,7 @@ use crate::params::{Pad, Param, Salt, Value, find, md_name, parse_md};
 use crate::pss::KeyType;
 use redc::hash::{HashAlg, Hasher};
 use redc::padding::{SaltLen, pss_max_salt_len};
-use redc::rsa::{RsaPrivateKey, RsaPublicKey, os_rng};
+use redc::rsa::{RsaPrivateKey, RsaPublicKey};
 use std::sync::Arc;
 
 /// What the context was initialised for.
@@ -162,8 +162,8 @@ impl SigCtx {
         }
         let held = self.key.as_ref()?;
         let key = held.private()?;
-        let rng = &mut os_rng();
-        crate::trace(&format!("sign {:?} {:?}", self.pad, self.md));
+        let rng = &mut crate::rng::ProviderRng;
+        crate::trace(format_args!("sign {:?} {:?}", self.pad, self.md));
         // The encoded message, then the private operation (queued and
         // batched when OpenSSL runs this inside an async job: `queue`).
         let x = match (self.pad, self.md) {
@@ -189,7 +189,7 @@ impl SigCtx {
             return false;
         };
         let key = key.public();
-        crate::trace(&format!("verify {:?} {:?}", self.pad, self.md));
+        crate::trace(format_args!("verify {:?} {:?}", self.pad, self.md));
         match (self.pad, self.md) {
             (Pad::Pkcs1, Some(h)) => key.verify_pkcs1v15(h, tbs, sig).is_ok(),
             (Pad::Pkcs1, None) => match (key.raw_public(sig), type1_pad(tbs, key.size())) {
@@ -215,7 +215,7 @@ impl SigCtx {
             return None;
         }
         let key = self.key.as_ref()?.public();
-        crate::trace(&format!("verify-recover {:?} {:?}", self.pad, self.md));
+        crate::trace(format_args!("verify-recover {:?} {:?}", self.pad, self.md));
         let em = key.raw_public(sig).ok()?;
         match self.pad {
             Pad::None => Some(em),
