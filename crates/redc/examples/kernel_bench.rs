@@ -350,10 +350,13 @@ mod bench {
 
     /// `kernel_bench single`: ns per single-modulus product (public-exponent
     /// work: verification, encryption, the fault check) at the RSA moduli,
-    /// and per step; minimum of 101 short batches.
+    /// and per step, and per dedicated squaring; minimum of 101 short batches.
     fn single() {
         let mut rng = StdRng::seed_from_u64(11);
-        println!("{:>5} {:>3} {:>10} {:>8}", "bits", "d", "ns", "ns/step");
+        println!(
+            "{:>5} {:>3} {:>10} {:>8} {:>10}",
+            "bits", "d", "ns", "ns/step", "sqr ns"
+        );
         for bits in [2048u64, 3072, 4096] {
             let n = modulus(&mut rng, bits);
             let s = bits as usize / 64;
@@ -364,7 +367,17 @@ mod bench {
             let ns = time(101, 1, |_| {
                 black_box(x86::amm52_single(&limbs(&n, s), &a, &a, it));
             }) / it as f64;
-            println!("{:>5} {:>3} {:>10.1} {:>8.2}", bits, d, ns, ns / d as f64);
+            let sq = time(101, 1, |_| {
+                black_box(x86::sqr52_single(&limbs(&n, s), &a, it));
+            }) / it as f64;
+            println!(
+                "{:>5} {:>3} {:>10.1} {:>8.2} {:>10.1}",
+                bits,
+                d,
+                ns,
+                ns / d as f64,
+                sq
+            );
         }
     }
 

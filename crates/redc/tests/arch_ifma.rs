@@ -648,6 +648,12 @@ fn ifma_single_matches_portable_every_size() {
                         let got = x86::amm52_single(&limbs(&m, s), &da, &db, 1).unwrap();
                         assert_eq!(got, want, "single amm, {bits} bits");
                     }
+                    // The dedicated squaring, bit for bit the product a a.
+                    let da = to_digits(a, d);
+                    let mut want = vec![0u64; d];
+                    portable52::amm_mul(&mut want, &da, &da, &md.m, md.k0);
+                    let got = x86::sqr52_single(&limbs(&m, s), &da, 1).unwrap();
+                    assert_eq!(got, want, "single sqr, {bits} bits");
                 }
                 // A feedback chain of 20 products stays exact and below 2m.
                 let (da, db) = (
@@ -666,6 +672,18 @@ fn ifma_single_matches_portable_every_size() {
                     "chain {bits}"
                 );
                 assert!(digits_big(&want) < (&m << 1u8));
+                // And 20 dedicated squarings in feedback.
+                let mut want = da.clone();
+                for _ in 0..20 {
+                    let mut t = vec![0u64; d];
+                    portable52::amm_mul(&mut t, &want, &want, &md.m, md.k0);
+                    want = t;
+                }
+                assert_eq!(
+                    x86::sqr52_single(&limbs(&m, s), &da, 20).unwrap(),
+                    want,
+                    "square chain {bits}"
+                );
             }
         }
     }

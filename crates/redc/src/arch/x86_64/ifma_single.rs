@@ -36,12 +36,27 @@
 //! where the bias comes from `wn`, whose every position starts at 2^52 - 1
 //! (removed from the result positions at the end).
 //!
+//! # Dedicated squaring
+//!
+//! For a^2 ([`sqr_with`]), step i adds only a_j a_i with j >= i, as the dual
+//! kernel's squaring does: the off-diagonal terms (j > i) into `wa`, which
+//! is doubled wherever it is read (the chain's bracket and the result), the
+//! diagonal lo/hi(a_i^2) into `wn`. Lane k of the lo row of register r
+//! holds j = 8r + k - S, so j > i for k > e = 8 (g - r) + 2S (k > e + 1 for
+//! the hi row): one register per half is masked, those below it are
+//! skipped. A square's A part adds nothing at position i + 1 in step
+//! i + 1 (its terms there have j >= i + 1 > 0), so the chain's bracket
+//! needs no lo(a0 b_{i+1}). Bit for bit the product a a (same Y, same
+//! value); `pow_public` uses it up to [`SQR_MAX_NR`] registers.
+//!
 //! # Bounds
 //!
 //! Lanes: a position receives per step at most lo + hi of one a b product and
 //! of one n y product (< 4 * 2^52), for at most d + 1 steps, plus the bias
 //! and one carry below 2^8: below (4 (d + 1) + 2) 2^52 <= 326 * 2^52 < 2^61
-//! for d <= 80. No lane overflows.
+//! for d <= 80. In a square, `wa` doubled gives at most 4 * 2^52 a step and
+//! each position one diagonal half: below (6 (d + 1) + 4) 2^52 <= 490 *
+//! 2^52 < 2^61. No lane overflows.
 //!
 //! Almost-Montgomery: the result is (a b + Y m) / R with Y < R = 2^(52 d);
 //! for a, b < 2m and 4m < R it is below 2m (proof in `arch::portable52`), so
@@ -82,6 +97,14 @@ pub const MAX_NR: usize = 10;
 /// took 1.6x and 1.7x as long (`redc speed`, 27.7 against 17.3 us and 39.3
 /// against 23.2 us), so those keep the loop.
 const STRAIGHT_MAX_NR: usize = 6;
+
+/// Up to this register count [`pow_public`] squares with [`sqr_with`];
+/// above it, where the groups run in a loop and the squaring's lane masks
+/// depend on the loop counter, with the product. AMD Zen 5 (family 26
+/// model 2), `kernel_bench single`, three runs: 2048 bits (5 registers)
+/// 205.6-207.9 ns per square against 214.4-215.5 per product; 3072 bits
+/// 663-677 against 499-513, 4096 bits 1123-1137 against 747-762.
+const SQR_MAX_NR: usize = STRAIGHT_MAX_NR;
 
 /// Window slots: NR + 1 accumulator registers (one spare keeps the slide in bounds).
 const W: usize = MAX_NR + 2;
@@ -245,28 +268,74 @@ struct State {
 }
 
 /// One step i = 8 g + S (S a literal, so every register index is static).
+/// `$sqr`: the dedicated squaring (`$b` is `a`), whose A part adds only
+/// a_j a_i with j >= i (module documentation, "Dedicated squaring").
 macro_rules! step {
-    ($S:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr) => {{
+    ($S:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr, $sqr:expr) => {{
         const S: usize = $S;
         let i = 8 * $g + S;
         let bi = bcast!($b, i);
-        for_r!($nr, |r| {
-            if !(S == 0 && r == $nr) {
-                $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
-            }
-            if !(S == 7 && r == 0) {
-                $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
-            }
-        });
+        if !$sqr {
+            for_r!($nr, |r| {
+                if !(S == 0 && r == $nr) {
+                    $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
+                }
+                if !(S == 7 && r == 0) {
+                    $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
+                }
+            });
+        } else {
+            // Lane k of row (S, r) holds digit j = 8r + k - S (lo half, at
+            // position i + j) and of row (S + 1, r) digit 8r + k - S - 1 (hi
+            // half): j > i exactly for k > e (lo) and k > e + 1 (hi), e =
+            // 8 (g - r) + 2S. Off-diagonal terms go to wa (doubled when read),
+            // the diagonal a_i^2 (lane e, resp. e + 1) to wn; registers with
+            // e > 7 lie wholly below the diagonal and are skipped.
+            let thr = (8 * $g + 2 * S) as isize;
+            for_r!($nr, |r| {
+                let e = thr - 8 * r as isize;
+                if S == 0 && r == $nr {
+                    // Row (0, NR) is zero.
+                } else if e < 0 {
+                    $st.wa[r] = _mm512_madd52lo_epu64($st.wa[r], ld!($ash.row(S, r)), bi);
+                } else if e <= 7 {
+                    let row = ld!($ash.row(S, r));
+                    if e < 7 {
+                        $st.wa[r] = _mm512_mask_madd52lo_epu64($st.wa[r], above(e), row, bi);
+                    }
+                    $st.wn[r] = _mm512_mask_madd52lo_epu64($st.wn[r], 1 << e, row, bi);
+                }
+                let e = e + 1;
+                if S == 7 && r == 0 {
+                    // Row (8, 0) is zero.
+                } else if e < 0 {
+                    $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
+                } else if e <= 7 {
+                    let row = ld!($ash.row(S + 1, r));
+                    if e < 7 {
+                        $st.wa[r] = _mm512_mask_madd52hi_epu64($st.wa[r], above(e), row, bi);
+                    }
+                    $st.wn[r] = _mm512_mask_madd52hi_epu64($st.wn[r], 1 << e, row, bi);
+                }
+            });
+        }
         let x = $st.x;
         let y = _mm512_madd52lo_epu64($st.k0, x, $st.k0);
         let c = _mm512_srli_epi64::<52>(x);
-        // Position i + 1 as accumulated so far, broadcast from its lane.
+        // Position i + 1 as accumulated so far (a square's wa doubled),
+        // broadcast from its lane.
         const SLOT: usize = (S + 1) / 8;
         const LANE: i64 = ((S + 1) % 8) as i64;
-        let reg = _mm512_add_epi64($st.wa[SLOT], $st.wn[SLOT]);
+        let wa = if $sqr {
+            _mm512_add_epi64($st.wa[SLOT], $st.wa[SLOT])
+        } else {
+            $st.wa[SLOT]
+        };
+        let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
         let mut rb = _mm512_permutexvar_epi64(_mm512_set1_epi64(LANE), reg);
-        if i + 1 < 8 * $nr {
+        // Step i + 1's A part at position i + 1: lo(a0 b_{i+1}) in a product;
+        // none in a square (its terms there have j >= i + 1 > 0).
+        if !$sqr && i + 1 < 8 * $nr {
             let zero = _mm512_setzero_si512();
             rb = _mm512_add_epi64(rb, _mm512_madd52lo_epu64(zero, $st.a0, bcast!($b, i + 1)));
         }
@@ -285,6 +354,12 @@ macro_rules! step {
         // The last step's carry out (of position d - 1) goes to position d.
         $st.x = if i + 1 == 8 * $nr { c } else { $st.x };
     }};
+}
+
+/// The lanes above lane e (0 <= e < 7) of an eight-lane register.
+#[inline(always)]
+fn above(e: isize) -> __mmask8 {
+    (0xFFu16 << (e + 1)) as u8
 }
 
 /// `out = amm(a, b)`: digits below 2^52, values below 2m, d = 8 NR steps.
@@ -306,6 +381,34 @@ pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub fn amm_with<const NR: usize>(
+    out: &mut Digits<NR>,
+    a: &Digits<NR>,
+    b: &Digits<NR>,
+    m: &SingleMod<NR>,
+    scratch: &mut AScratch<NR>,
+) {
+    amm_any::<NR, false>(out, a, b, m, scratch);
+}
+
+/// `out = amm(a, a)` by the dedicated squaring (module documentation), with
+/// the caller's scratch rows as [`amm_with`]. Bit for bit [`amm_with`]`(a, a)`.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub fn sqr_with<const NR: usize>(
+    out: &mut Digits<NR>,
+    a: &Digits<NR>,
+    m: &SingleMod<NR>,
+    scratch: &mut AScratch<NR>,
+) {
+    amm_any::<NR, true>(out, a, a, m, scratch);
+}
+
+/// The product (`SQR` false) or the dedicated squaring (`SQR` true, `b` =
+/// `a`).
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn amm_any<const NR: usize, const SQR: bool>(
     out: &mut Digits<NR>,
     a: &Digits<NR>,
     b: &Digits<NR>,
@@ -359,14 +462,14 @@ pub fn amm_with<const NR: usize>(
             // out of the loop they are copied to the stack on every product (3.5 KiB at
             // 40 digits).
             let m = super::ifma::opaque(m, g);
-            step!(0, g, st, ash, b, m, NR);
-            step!(1, g, st, ash, b, m, NR);
-            step!(2, g, st, ash, b, m, NR);
-            step!(3, g, st, ash, b, m, NR);
-            step!(4, g, st, ash, b, m, NR);
-            step!(5, g, st, ash, b, m, NR);
-            step!(6, g, st, ash, b, m, NR);
-            step!(7, g, st, ash, b, m, NR);
+            step!(0, g, st, ash, b, m, NR, SQR);
+            step!(1, g, st, ash, b, m, NR, SQR);
+            step!(2, g, st, ash, b, m, NR, SQR);
+            step!(3, g, st, ash, b, m, NR, SQR);
+            step!(4, g, st, ash, b, m, NR, SQR);
+            step!(5, g, st, ash, b, m, NR, SQR);
+            step!(6, g, st, ash, b, m, NR, SQR);
+            step!(7, g, st, ash, b, m, NR, SQR);
             for r in 0..NR {
                 st.wa[r] = st.wa[r + 1];
                 st.wn[r] = st.wn[r + 1];
@@ -395,7 +498,12 @@ pub fn amm_with<const NR: usize>(
     // Positions d..2d-1 without the bias, plus the carry out of position d - 1.
     let mut res = [zero; MAX_NR];
     for r in 0..NR {
-        res[r] = _mm512_sub_epi64(_mm512_add_epi64(st.wa[r], st.wn[r]), st.bias);
+        let wa = if SQR {
+            _mm512_add_epi64(st.wa[r], st.wa[r])
+        } else {
+            st.wa[r]
+        };
+        res[r] = _mm512_sub_epi64(_mm512_add_epi64(wa, st.wn[r]), st.bias);
     }
     res[0] = _mm512_mask_add_epi64(res[0], 1, res[0], st.x);
     normalize(out, &res);
@@ -451,7 +559,11 @@ pub fn pow_public<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[
     }
     let mut y = Digits::<NR>::ZERO;
     for i in (0..bits.saturating_sub(1)).rev() {
-        amm_with(&mut y, &x, &x, m, &mut scratch);
+        if NR <= SQR_MAX_NR {
+            sqr_with(&mut y, &x, m, &mut scratch);
+        } else {
+            amm_with(&mut y, &x, &x, m, &mut scratch);
+        }
         if (exp[i / 64] >> (i % 64)) & 1 == 1 {
             amm_with(&mut x, &y, &bm, m, &mut scratch);
         } else {

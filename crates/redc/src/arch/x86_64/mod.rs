@@ -954,6 +954,32 @@ pub fn amm52_single(n: &[u64], a: &[u64], b: &[u64], iters: usize) -> Option<Vec
     }))
 }
 
+/// [`amm52_single`] for the dedicated squaring: `iters` successive squares
+/// of `a` (each output squared next). Same inputs and None cases.
+pub fn sqr52_single(n: &[u64], a: &[u64], iters: usize) -> Option<Vec<u64>> {
+    let md = Modulus52::with_digit_multiple(n, 8)?;
+    let (d, nr) = (md.d, md.d / 8);
+    if !ifma_available() || nr == 0 || nr > ifma_single::MAX_NR || iters == 0 {
+        return None;
+    }
+    if a.len() != d || a.iter().any(|&v| v > portable52::MASK) {
+        return None;
+    }
+    Some(with_nr!(nr, NR => {
+        let m = ifma_single::SingleMod::<NR>::new(&md);
+        let mut x = ifma_single::Digits::<NR>::from_slice(a);
+        let mut y = ifma_single::Digits::<NR>::ZERO;
+        let mut scratch = ifma_single::AScratch::<NR>::ZERO;
+        for _ in 0..iters {
+            // SAFETY: ifma_available() was checked above.
+            unsafe { ifma_single::sqr_with::<NR>(&mut y, &x, &m, &mut scratch) };
+            x = y;
+        }
+        scratch.zeroize();
+        x.to_vec(d)
+    }))
+}
+
 /// Whether the eight-lane kernel has an instance for `d` digits (see
 /// `with_mb8_digits`).
 pub fn mb8_runs(d: usize) -> bool {
