@@ -394,6 +394,18 @@ impl Hasher {
     pub fn finalize(self) -> Vec<u8> {
         each!(self.0, h => h.finalize().to_vec())
     }
+
+    /// [`Hasher::finalize`] without an allocation: the digest in the first
+    /// [`HashAlg::output_len`] bytes of a 64-byte array (the rest zero), for
+    /// loops that hash many blocks (MGF1).
+    pub(crate) fn finalize_array(self) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        each!(self.0, h => {
+            let d = h.finalize();
+            out[..d.len()].copy_from_slice(&d);
+        });
+        out
+    }
 }
 
 impl fmt::Debug for Hasher {

@@ -190,23 +190,33 @@ fn limbs_helper_is_consistent() {
 }
 
 /// Imported keys may have primes of different limb counts (here 960 and
-/// 1090 bits): the CRT reductions must take their general path and stay exact.
+/// 1090 bits), and equal ones in both orders: the CRT reductions must take
+/// each of their paths and stay exact.
 #[test]
 fn unbalanced_primes_from_components() {
     let mut rng = os_rng();
     let e = BigUint::from(65537u32);
-    let (p, q) = loop {
-        let p = b(&redc::limb::to_be_bytes(&redc::rsa::prime::random_prime(
-            960, 65537, &mut rng,
-        )));
-        let q = b(&redc::limb::to_be_bytes(&redc::rsa::prime::random_prime(
-            1090, 65537, &mut rng,
-        )));
-        if p != q {
-            break (p, q);
-        }
+    let prime = |bits: usize, rng: &mut _| {
+        b(&redc::limb::to_be_bytes(&redc::rsa::prime::random_prime(
+            bits, 65537, rng,
+        )))
     };
-    for (p, q) in [(p.clone(), q.clone()), (q, p)] {
+    let mut pairs = Vec::new();
+    // Unequal lengths, and equal ones: Garner's step reduces m_q mod p by one
+    // masked subtraction when q has no more bits than p, by the general
+    // reduction otherwise; with q > p the subtraction is taken for about
+    // (q - p) / q of the inputs.
+    for (bp, bq) in [(960, 1090), (1024, 1024)] {
+        let (p, q) = loop {
+            let (p, q) = (prime(bp, &mut rng), prime(bq, &mut rng));
+            if p != q {
+                break (p, q);
+            }
+        };
+        pairs.push((p.clone(), q.clone()));
+        pairs.push((q, p));
+    }
+    for (p, q) in pairs {
         let n = &p * &q;
         let lambda = (&p - 1u8).lcm(&(&q - 1u8));
         let d = e.modinv(&lambda).expect("e invertible");

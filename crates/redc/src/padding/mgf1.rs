@@ -39,8 +39,8 @@ pub fn mgf1_xor(hash: HashAlg, seed: &[u8], out: &mut [u8]) -> Result<(), Paddin
     for (counter, chunk) in out.chunks_mut(h_len).enumerate() {
         let mut h = prefix.clone();
         h.update(&(counter as u32).to_be_bytes());
-        let block = h.finalize();
-        for (o, m) in chunk.iter_mut().zip(&block) {
+        let block = h.finalize_array();
+        for (o, m) in chunk.iter_mut().zip(&block[..h_len]) {
             *o ^= m;
         }
     }

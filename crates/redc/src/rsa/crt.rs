@@ -99,6 +99,11 @@ pub(crate) struct Crt {
     engines: DualEngine,
     /// qInv R_p mod p: one Montgomery product by it is a product by qInv.
     qinv_mont: Elem<P, Mont>,
+    /// Whether q has no more bits than p, so that q < 2p and a value below
+    /// q is reduced mod p by one conditional subtraction (Garner's step).
+    /// True for every key whose primes have equal lengths; the primes'
+    /// lengths are public in the key's encoding.
+    q_below_2p: bool,
     /// p and q in radix 2^52 at the eight-lane kernel's own digit count
     /// (an even one) where it is below the dual kernel's multiple of 4:
     /// RSA-3072's halves in 30 digits, not 32 ((30/32)^2 of the products).
@@ -120,6 +125,7 @@ impl Crt {
         qinv_red.zeroize();
         #[cfg(target_arch = "x86_64")]
         let mb8_own = mb8_own_moduli(&engine_p, &p, &q);
+        let q_below_2p = q.len() <= p.len() && limb::bit_len_vartime(&q) <= limb::bit_len_vartime(&p);
         Ok(Crt {
             p,
             q,
@@ -128,6 +134,7 @@ impl Crt {
             qinv,
             engines: DualEngine::new(engine_p, engine_q),
             qinv_mont,
+            q_below_2p,
             #[cfg(target_arch = "x86_64")]
             mb8_own,
         })
@@ -172,6 +179,17 @@ impl Crt {
     /// else the general one. Only limb counts (public) choose.
     pub(crate) fn reduce_p(&self, x: &[u64]) -> Elem<P, Plain> {
         Elem::new(reduce_below_n(self.engines.p(), self.q.len(), x))
+    }
+
+    /// `x mod p` for `x < 2p` with at most p's limb count: x - p where that
+    /// does not borrow, else x (masked, no branch on x).
+    fn below_2p_mod_p(&self, x: &[u64]) -> Elem<P, Plain> {
+        let mut v = vec![0u64; self.p.len()];
+        v[..x.len()].copy_from_slice(x);
+        let mut minus = Zeroizing::new(vec![0u64; self.p.len()]);
+        let borrow = limb::sub(&mut minus, &v, &self.p);
+        limb::cond_assign(&mut v, !Mask::from_bit(borrow), &minus);
+        Elem::new(v)
     }
 
     /// `x mod q` for `x < n`, as [`Crt::reduce_p`] with the roles swapped.
@@ -344,8 +362,13 @@ impl Crt {
         let ep = self.engines.p();
         let mut ws = ep.workspace();
         // h = (m_p - m_q mod p) qInv mod p. m_q < q < R_p when q has no more
-        // limbs than p: reduce_p's condition.
-        let mq_p = self.reduce_p(mq.limbs());
+        // limbs than p: reduce_p's condition; m_q < q < 2p when q has no more
+        // bits than p: then one masked subtraction does.
+        let mq_p = if self.q_below_2p {
+            self.below_2p_mod_p(mq.limbs())
+        } else {
+            self.reduce_p(mq.limbs())
+        };
         let mut diff = Zeroizing::new(vec![0u64; ep.limbs()]);
         let borrow = limb::sub(&mut diff, mp.limbs(), mq_p.limbs());
         let mut fix = Zeroizing::new(vec![0u64; ep.limbs()]);
