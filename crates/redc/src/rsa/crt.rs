@@ -100,10 +100,11 @@ pub(crate) struct Crt {
     /// qInv R_p mod p: one Montgomery product by it is a product by qInv.
     qinv_mont: Elem<P, Mont>,
     /// Whether q has no more bits than p, so that q < 2p and a value below
-    /// q is reduced mod p by one conditional subtraction (Garner's step).
-    /// True for every key whose primes have equal lengths; the primes'
-    /// lengths are public in the key's encoding.
-    q_below_2p: bool,
+    /// q is reduced mod p by one masked subtraction (Garner's step). True
+    /// for every key whose primes have equal lengths. Garner's step
+    /// declassifies it: one bit per key about the primes' lengths, which
+    /// key files give to the byte (docs/CONSTANT_TIME.md, site 10).
+    q_below_2p: Mask,
     /// p and q in radix 2^52 at the eight-lane kernel's own digit count
     /// (an even one) where it is below the dual kernel's multiple of 4:
     /// RSA-3072's halves in 30 digits, not 32 ((30/32)^2 of the products).
@@ -125,7 +126,9 @@ impl Crt {
         qinv_red.zeroize();
         #[cfg(target_arch = "x86_64")]
         let mb8_own = mb8_own_moduli(&engine_p, &p, &q);
-        let q_below_2p = q.len() <= p.len() && limb::bit_len_vartime(&q) <= limb::bit_len_vartime(&p);
+        let q_below_2p = Mask::from_bit(u64::from(
+            q.len() <= p.len() && limb::bit_len_vartime(&q) <= limb::bit_len_vartime(&p),
+        ));
         Ok(Crt {
             p,
             q,
@@ -364,7 +367,8 @@ impl Crt {
         // h = (m_p - m_q mod p) qInv mod p. m_q < q < R_p when q has no more
         // limbs than p: reduce_p's condition; m_q < q < 2p when q has no more
         // bits than p: then one masked subtraction does.
-        let mq_p = if self.q_below_2p {
+        // Declassified: whether q has no more bits than p (a key's constant).
+        let mq_p = if self.q_below_2p.leak_bool() {
             self.below_2p_mod_p(mq.limbs())
         } else {
             self.reduce_p(mq.limbs())
