@@ -927,13 +927,26 @@ fn amm52_dual_in(
 /// tests and benchmarks. Inputs: digits < 2^52, values < 2m. None when the
 /// lengths are wrong, the modulus is unsupported or IFMA is unavailable.
 pub fn amm52_single(n: &[u64], a: &[u64], b: &[u64], iters: usize) -> Option<Vec<u64>> {
+    single_run(n, a, Some(b), iters)
+}
+
+/// [`amm52_single`] for the dedicated squaring: `iters` successive squares
+/// of `a` (each output squared next). Same inputs and None cases.
+pub fn sqr52_single(n: &[u64], a: &[u64], iters: usize) -> Option<Vec<u64>> {
+    single_run(n, a, None, iters)
+}
+
+/// `iters` products by `b` (Some) or dedicated squarings (None), each
+/// output fed back as the a operand: [`amm52_single`], [`sqr52_single`].
+fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<Vec<u64>> {
     let md = Modulus52::with_digit_multiple(n, 8)?;
     let (d, nr) = (md.d, md.d / 8);
     if !ifma_available() || nr == 0 || nr > ifma_single::MAX_NR || iters == 0 {
         return None;
     }
-    if [a, b]
+    if [Some(a), b]
         .iter()
+        .flatten()
         .any(|x| x.len() != d || x.iter().any(|&v| v > portable52::MASK))
     {
         return None;
@@ -941,38 +954,17 @@ pub fn amm52_single(n: &[u64], a: &[u64], b: &[u64], iters: usize) -> Option<Vec
     Some(with_nr!(nr, NR => {
         let m = ifma_single::SingleMod::<NR>::new(&md);
         let mut x = ifma_single::Digits::<NR>::from_slice(a);
-        let b = ifma_single::Digits::<NR>::from_slice(b);
+        let b = b.map(ifma_single::Digits::<NR>::from_slice);
         let mut y = ifma_single::Digits::<NR>::ZERO;
         let mut scratch = ifma_single::AScratch::<NR>::ZERO;
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
-            unsafe { ifma_single::amm_with::<NR>(&mut y, &x, &b, &m, &mut scratch) };
-            x = y;
-        }
-        scratch.zeroize();
-        x.to_vec(d)
-    }))
-}
-
-/// [`amm52_single`] for the dedicated squaring: `iters` successive squares
-/// of `a` (each output squared next). Same inputs and None cases.
-pub fn sqr52_single(n: &[u64], a: &[u64], iters: usize) -> Option<Vec<u64>> {
-    let md = Modulus52::with_digit_multiple(n, 8)?;
-    let (d, nr) = (md.d, md.d / 8);
-    if !ifma_available() || nr == 0 || nr > ifma_single::MAX_NR || iters == 0 {
-        return None;
-    }
-    if a.len() != d || a.iter().any(|&v| v > portable52::MASK) {
-        return None;
-    }
-    Some(with_nr!(nr, NR => {
-        let m = ifma_single::SingleMod::<NR>::new(&md);
-        let mut x = ifma_single::Digits::<NR>::from_slice(a);
-        let mut y = ifma_single::Digits::<NR>::ZERO;
-        let mut scratch = ifma_single::AScratch::<NR>::ZERO;
-        for _ in 0..iters {
-            // SAFETY: ifma_available() was checked above.
-            unsafe { ifma_single::sqr_with::<NR>(&mut y, &x, &m, &mut scratch) };
+            unsafe {
+                match &b {
+                    Some(b) => ifma_single::amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
+                    None => ifma_single::sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
+                }
+            };
             x = y;
         }
         scratch.zeroize();
