@@ -184,14 +184,12 @@ impl Crt {
         Elem::new(reduce_below_n(self.engines.p(), self.q.len(), x))
     }
 
-    /// `x mod p` for `x < 2p` with at most p's limb count: x - p where that
-    /// does not borrow, else x (masked, no branch on x).
+    /// `x mod p` for `x < 2p` with at most p's limb count: one masked
+    /// subtraction ([`limb::reduce_once`]).
     fn below_2p_mod_p(&self, x: &[u64]) -> Elem<P, Plain> {
         let mut v = vec![0u64; self.p.len()];
         v[..x.len()].copy_from_slice(x);
-        let mut minus = Zeroizing::new(vec![0u64; self.p.len()]);
-        let borrow = limb::sub(&mut minus, &v, &self.p);
-        limb::cond_assign(&mut v, !Mask::from_bit(borrow), &minus);
+        limb::reduce_once(&mut v, 0, &self.p);
         Elem::new(v)
     }
 
@@ -421,5 +419,66 @@ fn reduce_below_n(engine: &MontEngine, other_limbs: usize, x: &[u64]) -> Vec<u64
         engine.reduce_below_nr(x, &mut ws)
     } else {
         engine.reduce(x, &mut ws)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rsa::{keygen, os_rng, private::inverse_mod_prime};
+    use num_bigint::BigUint;
+
+    fn big(x: &[u64]) -> BigUint {
+        BigUint::from_slice(
+            &x.iter()
+                .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// Garner's step against the residues it was given, with q > p of equal
+    /// length (so m_q mod p is the one masked subtraction) and p > q, at the
+    /// edges where m_q - m_p exceeds p: m_q = q - 1 with m_p = 0, and the
+    /// other corners. Without the reduction of m_q the first case wraps.
+    #[test]
+    fn garner_recombines_every_corner_in_both_prime_orders() {
+        let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
+        let (a, b) = (key.crt().p().to_vec(), key.crt().q().to_vec());
+        for (p, q) in [(a.clone(), b.clone()), (b, a)] {
+            let qinv = inverse_mod_prime(&p, &q).unwrap();
+            let some = || Zeroizing::new(vec![1u64]);
+            let crt = Crt::new(
+                Zeroizing::new(p.clone()),
+                Zeroizing::new(q.clone()),
+                some(),
+                some(),
+                qinv,
+            )
+            .unwrap();
+            assert!(crt.q_below_2p.leak_bool(), "equal-length primes");
+            let (bp, bq) = (big(&p), big(&q));
+            let one = BigUint::from(1u8);
+            for (mp, mq) in [
+                (BigUint::ZERO, &bq - &one),
+                (&bp - &one, BigUint::ZERO),
+                (&bp - &one, &bq - &one),
+                (BigUint::ZERO, BigUint::ZERO),
+            ] {
+                let limbs = |x: &BigUint, len: usize| {
+                    let mut v = x.to_u64_digits();
+                    v.resize(len, 0);
+                    v
+                };
+                let m = crt.garner(
+                    &Elem::new(limbs(&mp, p.len())),
+                    &Elem::new(limbs(&mq, q.len())),
+                    p.len() + q.len(),
+                );
+                let m = big(&m);
+                assert!(m < &bp * &bq);
+                assert_eq!(&m % &bp, mp, "m mod p");
+                assert_eq!(&m % &bq, mq, "m mod q");
+            }
+        }
     }
 }
