@@ -305,10 +305,9 @@ macro_rules! step {
                     }
                     $st.wn[r] = _mm512_mask_madd52lo_epu64($st.wn[r], 1 << e, row, bi);
                 }
+                // (Row (8, 0), zero, has e + 1 = 8 g + 15 > 7: never read.)
                 let e = e + 1;
-                if S == 7 && r == 0 {
-                    // Row (8, 0) is zero.
-                } else if e < 0 {
+                if e < 0 {
                     $st.wa[r] = _mm512_madd52hi_epu64($st.wa[r], ld!($ash.row(S + 1, r)), bi);
                 } else if e <= 7 {
                     let row = ld!($ash.row(S + 1, r));
