@@ -19,6 +19,11 @@
 # handshakes per second per case and the ratio with/without. Bounded: about
 # 8 x SECONDS plus key generation.
 #
+# REDC_BENCH_REQUEST=0 makes the rustls clients send close_notify right
+# after each handshake instead of an HTTP request (a handshake and nothing
+# else, as `openssl s_time -new` without `-www`); the default, 1, keeps the
+# request. The two measure different things: report which one ran.
+#
 # REDC_BENCH_ROUNDS=N (default 1) measures each case N times, alternating
 # which configuration runs first (without first in odd rounds, with first in
 # even ones, so that drift of the shared machine between the two phases does
@@ -35,6 +40,12 @@ SIZES=${REDC_BENCH_SIZES:-2048 4096}
 PROTOS=${REDC_BENCH_PROTOS:-tls1_3 tls1_2}
 LOAD=${REDC_BENCH_LOAD:-rustls}
 ROUNDS=${REDC_BENCH_ROUNDS:-1}
+REQUEST=${REDC_BENCH_REQUEST:-1}
+case "$REQUEST" in
+    1) MODE=request ;;
+    0) MODE=close ;;
+    *) echo "nginx_handshakes.sh: REDC_BENCH_REQUEST is 0 or 1" >&2; exit 1 ;;
+esac
 
 for tool in nginx openssl taskset; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -152,7 +163,7 @@ measure() { # proto
     t0=$(worker_ns)
     start=$(date +%s.%N)
     if [ "$LOAD" = rustls ]; then
-        taskset -c "$CLIENT_CPU" "$CLIENT" "127.0.0.1:$PORT" "$T" "$CLIENTS" "${1/tls1_/tls1}" > "$W/st.1"
+        taskset -c "$CLIENT_CPU" "$CLIENT" "127.0.0.1:$PORT" "$T" "$CLIENTS" "${1/tls1_/tls1}" "$MODE" > "$W/st.1"
         total=$(cut -d' ' -f1 "$W/st.1")
     else
         for i in $(seq "$CLIENTS"); do
@@ -176,6 +187,13 @@ fam=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 model=$(grep -m1 '^model\s*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
 echo "CPU: $cpu (family $fam model $model), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "nginx $(nginx -v 2>&1 | sed 's/.*nginx\///'), $(openssl version); load: $CLIENTS $LOAD clients on CPU $CLIENT_CPU, nginx worker on CPU $SERVER_CPU, ${T} s per case"
+if [ "$LOAD" = rustls ]; then
+    if [ "$MODE" = request ]; then
+        echo "each connection: a full handshake, then one HTTP/1.0 request and its response"
+    else
+        echo "each connection: a full handshake, then close_notify (no request; REDC_BENCH_REQUEST=0)"
+    fi
+fi
 echo
 echo "Handshakes per second of wall time, and per second of the nginx worker's CPU time (its core's"
 echo "capacity, robust to the shared machine's noise); busy = the worker's share of its core."

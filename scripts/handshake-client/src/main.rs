@@ -1,7 +1,11 @@
-//! `handshake-client ADDR SECONDS THREADS tls13|tls12`: full TLS handshakes
-//! (each on a new TCP connection, no resumption) against ADDR for SECONDS,
-//! from THREADS threads, each followed by one HTTP/1.0 request read to the
-//! end so that the server has finished its side too. Prints
+//! `handshake-client ADDR SECONDS THREADS tls13|tls12 [request|close]`:
+//! full TLS handshakes (each on a new TCP connection, no resumption)
+//! against ADDR for SECONDS, from THREADS threads. After each handshake,
+//! `request` (the default) sends one HTTP/1.0 request and reads the
+//! response to the end; `close` sends close_notify at once and reads until
+//! the server closes (a handshake and nothing else, like `openssl s_time
+//! -new` without `-www`, but the server still reads the client's Finished).
+//! Either way the server has finished its side. Prints
 //! `handshakes SECONDS_ELAPSED`.
 //!
 //! The server's certificate chain is accepted without path validation (a
@@ -55,10 +59,15 @@ impl ServerCertVerifier for AcceptChain {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 5 {
-        eprintln!("usage: handshake-client ADDR SECONDS THREADS tls13|tls12");
+    if args.len() != 5 && args.len() != 6 {
+        eprintln!("usage: handshake-client ADDR SECONDS THREADS tls13|tls12 [request|close]");
         std::process::exit(2);
     }
+    let request = match args.get(5).map(String::as_str) {
+        None | Some("request") => true,
+        Some("close") => false,
+        Some(other) => panic!("unknown mode {other} (request or close)"),
+    };
     let addr = args[1].clone();
     let seconds: u64 = args[2].parse().expect("SECONDS");
     let threads: usize = args[3].parse().expect("THREADS");
@@ -93,7 +102,7 @@ fn main() {
             );
             std::thread::spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
-                    match one(&config, &addr) {
+                    match one(&config, &addr, request) {
                         Ok(()) => count.fetch_add(1, Ordering::Relaxed),
                         Err(e) => {
                             if errors.fetch_add(1, Ordering::Relaxed) == 0 {
@@ -119,11 +128,27 @@ fn main() {
     println!("{} {elapsed:.3}", count.load(Ordering::Relaxed));
 }
 
-fn one(config: &Arc<ClientConfig>, addr: &str) -> std::io::Result<()> {
-    let sock = TcpStream::connect(addr)?;
+fn one(config: &Arc<ClientConfig>, addr: &str, request: bool) -> std::io::Result<()> {
+    let mut sock = TcpStream::connect(addr)?;
     sock.set_nodelay(true)?;
     let name = ServerName::try_from("localhost").unwrap();
-    let conn = ClientConnection::new(config.clone(), name).map_err(std::io::Error::other)?;
+    let mut conn = ClientConnection::new(config.clone(), name).map_err(std::io::Error::other)?;
+    if !request {
+        while conn.is_handshaking() {
+            conn.complete_io(&mut sock)?;
+        }
+        conn.send_close_notify();
+        let mut tls = StreamOwned::new(conn, sock);
+        tls.flush()?;
+        // The server reads our Finished, then the close_notify, and closes;
+        // an alert from it (a Finished it rejected) comes back as an error.
+        let mut rest = Vec::new();
+        return match tls.read_to_end(&mut rest) {
+            Ok(_) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(()),
+            Err(e) => Err(e),
+        };
+    }
     let mut tls = StreamOwned::new(conn, sock);
     tls.write_all(b"GET / HTTP/1.0\r\n\r\n")?;
     let mut body = Vec::new();
