@@ -26,7 +26,15 @@
 //! the parent, each would blind two operations. So every take compares the
 //! process id (one `getpid` call, about 100 ns on AMD Zen 5, family 26
 //! model 2) with the pool's owner, and a new process discards the inherited
-//! pairs (wiping them) and makes its own.
+//! pairs (wiping them) and makes its own. Limits, for the caller:
+//! - the new pairs are only as fresh as the caller's generator: a seeded
+//!   generator copied by `fork` (not the OS generator, not the provider's
+//!   OpenSSL DRBG) would give parent and child the same r again;
+//! - a process id identifies a process only among live processes of one
+//!   PID namespace: a child made with its own PID namespace can have its
+//!   parent's id (1, under a container's init), and then keeps the pairs;
+//! - as with any mutex, a fork while another thread holds the pool's lock
+//!   leaves the child's copy locked: fork only while no thread signs.
 //!
 //! Cost per operation: r mod p and mod q, r^e (17 half-size products per
 //! prime for e = 65537; four r per run of the eight-lane kernel where it
@@ -110,7 +118,11 @@ impl BlindingPool {
         };
         let mut fresh = make_pairs(key, rng, count)?;
         let mine = fresh.pop().ok_or(Error::PrivateOperation)?;
-        lock().pairs.append(&mut fresh);
+        let mut pool = lock();
+        // Only into a pool of this process (the rest are wiped on drop).
+        if pool.owner == Some(pid) {
+            pool.pairs.append(&mut fresh);
+        }
         Ok(mine)
     }
 }
