@@ -13,7 +13,7 @@
 # fixed time, every connection a full handshake (no session cache, no
 # tickets): REDC_BENCH_CLIENTS (default 4) threads of
 # scripts/handshake-client (rustls with ring, built here; one HTTP request
-# per connection), or with REDC_BENCH_LOAD=s_time as many `openssl s_time
+# per connection unless REDC_BENCH_REQUEST=0), or with REDC_BENCH_LOAD=s_time as many `openssl s_time
 # -new` processes (OpenSSL 3.0's client costs more CPU than the server, so
 # it cannot keep the worker busy from one core). Prints
 # handshakes per second per case and the ratio with/without. Bounded: about
@@ -46,6 +46,10 @@ case "$REQUEST" in
     0) MODE=close ;;
     *) echo "nginx_handshakes.sh: REDC_BENCH_REQUEST is 0 or 1" >&2; exit 1 ;;
 esac
+if [ "$LOAD" != rustls ] && [ "$REQUEST" = 0 ]; then
+    echo "nginx_handshakes.sh: REDC_BENCH_REQUEST=0 applies to the rustls load only (s_time sends no request anyway)" >&2
+    exit 1
+fi
 
 for tool in nginx openssl taskset; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -159,7 +163,8 @@ worker_ns() {
 # handshakes per second of wall time, handshakes per second of the
 # worker's CPU time, and the worker's share of its core.
 measure() { # proto
-    local start end total=0 t0 t1
+    local start end total=0 t0 t1 w0 w1
+    w0=$(pgrep -P "$NGINX_PID" | head -1)
     t0=$(worker_ns)
     start=$(date +%s.%N)
     if [ "$LOAD" = rustls ]; then
@@ -177,6 +182,14 @@ measure() { # proto
         done
     fi
     end=$(date +%s.%N)
+    # A worker that died and was replaced would have closed connections
+    # without an alert (counted by the handshake-only load) and reset its
+    # CPU time: the case is void.
+    w1=$(pgrep -P "$NGINX_PID" | head -1)
+    if [ "$w0" != "$w1" ]; then
+        echo "nginx_handshakes.sh: the nginx worker changed during the case ($w0 -> $w1)" >&2
+        exit 1
+    fi
     t1=$(worker_ns)
     awk -v n="$total" -v s="$start" -v e="$end" -v c="$((t1 - t0))" \
         'BEGIN { w = e - s; cpu = c / 1e9; printf "%.1f %.1f %.0f%%\n", n / w, (cpu > 0 ? n / cpu : 0), 100 * cpu / w }'

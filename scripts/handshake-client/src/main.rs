@@ -2,11 +2,15 @@
 //! full TLS handshakes (each on a new TCP connection, no resumption)
 //! against ADDR for SECONDS, from THREADS threads. After each handshake,
 //! `request` (the default) sends one HTTP/1.0 request and reads the
-//! response to the end; `close` sends close_notify at once and reads until
-//! the server closes (a handshake and nothing else, like `openssl s_time
-//! -new` without `-www`, but the server still reads the client's Finished).
-//! Either way the server has finished its side. Prints
-//! `handshakes SECONDS_ELAPSED`.
+//! response to the end; `close` sends close_notify at once and waits until
+//! the server closes the connection (no request: a handshake and nothing
+//! else, as `openssl s_time -new` without `-www` makes, except that s_time
+//! closes at once where this client waits for the server). Either way the
+//! server has read the client's Finished before the connection counts; in
+//! `close` mode over TLS 1.3 the only sign of that is the server's close
+//! (nginx sends no close_notify back), so a server that died without an
+//! alert would count too: `scripts/nginx_handshakes.sh` checks that the
+//! worker process survived each case. Prints `handshakes SECONDS_ELAPSED`.
 //!
 //! The server's certificate chain is accepted without path validation (a
 //! self-signed benchmark certificate), but its handshake signature is
@@ -140,8 +144,10 @@ fn one(config: &Arc<ClientConfig>, addr: &str, request: bool) -> std::io::Result
         conn.send_close_notify();
         let mut tls = StreamOwned::new(conn, sock);
         tls.flush()?;
-        // The server reads our Finished, then the close_notify, and closes;
-        // an alert from it (a Finished it rejected) comes back as an error.
+        // complete_io has written our Finished (in TLS 1.2 the server's
+        // Finished, already read, shows it checked ours). The server reads
+        // the close_notify after our Finished, and closes; an alert from it
+        // (a Finished it rejected) comes back as an error.
         let mut rest = Vec::new();
         return match tls.read_to_end(&mut rest) {
             Ok(_) => Ok(()),
