@@ -660,12 +660,17 @@ fn ifma_single_matches_portable_every_size() {
                     to_digits(&ops[ops.len() - 1], d),
                     to_digits(&ops[ops.len() - 2], d),
                 );
-                let mut want = da.clone();
-                for _ in 0..20 {
-                    let mut t = vec![0u64; d];
-                    portable52::amm_mul(&mut t, &want, &db, &md.m, md.k0);
-                    want = t;
-                }
+                // The portable twin's chain: 20 products by b, or squarings (None).
+                let portable_chain = |b: Option<&[u64]>| {
+                    let mut x = da.clone();
+                    for _ in 0..20 {
+                        let mut t = vec![0u64; d];
+                        portable52::amm_mul(&mut t, &x, b.unwrap_or(&x), &md.m, md.k0);
+                        x = t;
+                    }
+                    x
+                };
+                let want = portable_chain(Some(&db[..]));
                 assert_eq!(
                     x86::amm52_single(&limbs(&m, s), &da, &db, 20).unwrap(),
                     want,
@@ -673,15 +678,9 @@ fn ifma_single_matches_portable_every_size() {
                 );
                 assert!(digits_big(&want) < (&m << 1u8));
                 // And 20 dedicated squarings in feedback.
-                let mut want = da.clone();
-                for _ in 0..20 {
-                    let mut t = vec![0u64; d];
-                    portable52::amm_mul(&mut t, &want, &want, &md.m, md.k0);
-                    want = t;
-                }
                 assert_eq!(
                     x86::sqr52_single(&limbs(&m, s), &da, 20).unwrap(),
-                    want,
+                    portable_chain(None),
                     "square chain {bits}"
                 );
             }

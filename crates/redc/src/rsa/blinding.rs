@@ -286,16 +286,8 @@ fn invert_mod_n(key: &RsaPrivateKey, x: &[u64]) -> Result<Secret, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rsa::{keygen, os_rng};
+    use crate::rsa::{big, keygen, os_rng};
     use num_bigint::BigUint;
-
-    fn big(x: &[u64]) -> BigUint {
-        BigUint::from_slice(
-            &x.iter()
-                .flat_map(|&w| [w as u32, (w >> 32) as u32])
-                .collect::<Vec<_>>(),
-        )
-    }
 
     /// Refills make 8, 32, then 128 pairs, and every pair holds inverse
     /// blinding factors: (r^e mod p, r^e mod q) and r^-1 R mod n with

@@ -425,16 +425,8 @@ fn reduce_below_n(engine: &MontEngine, other_limbs: usize, x: &[u64]) -> Vec<u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rsa::{keygen, os_rng, private::inverse_mod_prime};
+    use crate::rsa::{big, keygen, os_rng, private::inverse_mod_prime};
     use num_bigint::BigUint;
-
-    fn big(x: &[u64]) -> BigUint {
-        BigUint::from_slice(
-            &x.iter()
-                .flat_map(|&w| [w as u32, (w >> 32) as u32])
-                .collect::<Vec<_>>(),
-        )
-    }
 
     /// Garner's step against the residues it was given, with q > p of equal
     /// length (so m_q mod p is the one masked subtraction) and p > q, at the

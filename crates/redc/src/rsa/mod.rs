@@ -19,6 +19,17 @@ mod schemes;
 mod threads;
 mod traits;
 
+/// Little-endian u64 limbs as a num-bigint value: the oracle's view of a
+/// value in the RSA modules' unit tests.
+#[cfg(test)]
+pub(crate) fn big(x: &[u64]) -> num_bigint::BigUint {
+    num_bigint::BigUint::from_slice(
+        &x.iter()
+            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+            .collect::<Vec<_>>(),
+    )
+}
+
 pub use batch::raw_private_many;
 pub use error::Error;
 pub use files::KeyLoadError;
