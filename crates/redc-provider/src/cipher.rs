@@ -209,7 +209,9 @@ pub fn tls_premaster(em: &[u8], client: u16, alt: u16) -> Option<Zeroizing<Vec<u
         return None;
     }
     let mut random = Zeroizing::new(vec![0u8; PREMASTER_LEN]);
-    crate::rng::try_fill(&mut random).then_some(())?;
+    if !crate::rng::try_fill(&mut random) {
+        return None;
+    }
     let mut good = em[0].ct_eq(&0) & em[1].ct_eq(&2);
     for &b in &em[2..k - PREMASTER_LEN - 1] {
         good &= !b.ct_eq(&0);
