@@ -312,8 +312,11 @@ macro_rules! n_part {
 /// One step i = 8 g + S (S a literal, so every register index is static).
 /// `$sqr`: the dedicated squaring (`$b` is `a`), whose A part adds only
 /// a_j a_i with j >= i (module documentation, "Dedicated squaring").
+/// `$late`: issue step i - 1's N part after this chain (`$PS`, `$POFF`:
+/// that part's step in its group and slot offset, for [`n_part`]), not
+/// this step's own N part in it (module documentation, "Schedule").
 macro_rules! step {
-    ($S:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr, $sqr:expr, $late:expr) => {{
+    ($S:literal, $PS:literal, $POFF:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr, $sqr:expr, $late:expr) => {{
         const S: usize = $S;
         let i = 8 * $g + S;
         let bi = bcast!($b, i);
@@ -398,23 +401,11 @@ macro_rules! step {
         );
         if !$late {
             n_part!($S, 0, $st, y, $m, $nr);
-        } else {
-            // Step i - 1's N part (for S = 0: the previous group's last step,
-            // one slot down since the window slid; none before step 0).
-            match S {
-                0 => {
-                    if $g > 0 {
-                        n_part!(7, -1, $st, $st.y_prev, $m, $nr);
-                    }
-                }
-                1 => n_part!(0, 0, $st, $st.y_prev, $m, $nr),
-                2 => n_part!(1, 0, $st, $st.y_prev, $m, $nr),
-                3 => n_part!(2, 0, $st, $st.y_prev, $m, $nr),
-                4 => n_part!(3, 0, $st, $st.y_prev, $m, $nr),
-                5 => n_part!(4, 0, $st, $st.y_prev, $m, $nr),
-                6 => n_part!(5, 0, $st, $st.y_prev, $m, $nr),
-                _ => n_part!(6, 0, $st, $st.y_prev, $m, $nr),
-            }
+        } else if $g > 0 || S > 0 {
+            // Step i - 1's N part: ($PS, $POFF) = (S - 1, 0), or for S = 0
+            // the previous group's last step, (7, -1): one slot down since
+            // the window slid. None before step 0.
+            n_part!($PS, $POFF, $st, $st.y_prev, $m, $nr);
         }
         $st.y_prev = y;
         // The last step's carry out (of position d - 1) goes to position d.
@@ -533,14 +524,14 @@ fn amm_any<const NR: usize, const SQR: bool>(
             // out of the loop they are copied to the stack on every product (3.5 KiB at
             // 40 digits).
             let m = super::ifma::opaque(m, g);
-            step!(0, g, st, ash, b, m, NR, SQR, late);
-            step!(1, g, st, ash, b, m, NR, SQR, late);
-            step!(2, g, st, ash, b, m, NR, SQR, late);
-            step!(3, g, st, ash, b, m, NR, SQR, late);
-            step!(4, g, st, ash, b, m, NR, SQR, late);
-            step!(5, g, st, ash, b, m, NR, SQR, late);
-            step!(6, g, st, ash, b, m, NR, SQR, late);
-            step!(7, g, st, ash, b, m, NR, SQR, late);
+            step!(0, 7, -1, g, st, ash, b, m, NR, SQR, late);
+            step!(1, 0, 0, g, st, ash, b, m, NR, SQR, late);
+            step!(2, 1, 0, g, st, ash, b, m, NR, SQR, late);
+            step!(3, 2, 0, g, st, ash, b, m, NR, SQR, late);
+            step!(4, 3, 0, g, st, ash, b, m, NR, SQR, late);
+            step!(5, 4, 0, g, st, ash, b, m, NR, SQR, late);
+            step!(6, 5, 0, g, st, ash, b, m, NR, SQR, late);
+            step!(7, 6, 0, g, st, ash, b, m, NR, SQR, late);
             for r in 0..NR {
                 st.wa[r] = st.wa[r + 1];
                 st.wn[r] = st.wn[r + 1];
