@@ -521,32 +521,6 @@ macro_rules! chain {
     }};
 }
 
-/// The N part of step i = 4 g + S with its quotient digit `y`: n_j y_i at
-/// positions i + j (lo) and i + j + 1 (hi). `$off` = -1 (only for S = 3, a
-/// square's N part issued after the next group's first chain) writes one
-/// slot down: the window has slid since step i, and slot 0 of step i's
-/// window, whose only term here is lo(n0 y_i) at position i, is dropped
-/// (that position is finished; its carry is in the chain).
-macro_rules! n_part {
-    ($S:literal, $off:literal, $st:ident, $y:expr, $m:expr, $nr:expr) => {{
-        const S: usize = $S;
-        let y = $y;
-        for_r!($nr, |r| {
-            if $off == 0 {
-                if !(S == 0 && r == $nr) {
-                    $st.wn[r] = _mm512_madd52lo_epu64($st.wn[r], ld!($m.nsh.row(S, r)), y);
-                }
-                if !(S == 3 && r == 0) {
-                    $st.wn[r] = _mm512_madd52hi_epu64($st.wn[r], ld!($m.nsh.row(S + 1, r)), y);
-                }
-            } else if r > 0 {
-                $st.wn[r - 1] = _mm512_madd52lo_epu64($st.wn[r - 1], ld!($m.nsh.row(S, r)), y);
-                $st.wn[r - 1] = _mm512_madd52hi_epu64($st.wn[r - 1], ld!($m.nsh.row(S + 1, r)), y);
-            }
-        });
-    }};
-}
-
 /// The state of one product: accumulator window (slot r = positions
 /// 4(g + r)..4(g + r) + 3 in group g), the a part (wa) and the n part plus
 /// the diagonal of a square (wn) kept apart so that no register chains more
@@ -706,7 +680,7 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
                 chain!($S, $g, st, src, NR, SQR, false);
             }
             if !SQR {
-                n_part!($S, 0, st, st.y_prev, $m, NR);
+                n_part!($S, 3, 0, st, st.y_prev, $m, NR);
             } else $late
         }};
     }
@@ -714,15 +688,15 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
             ($g:expr, $m:ident) => {{
                 step!(0, $g, $m, |y| {
                     if $g > 0 {
-                        n_part!(3, -1, st, y, $m, NR);
+                        n_part!(3, 3, -1, st, y, $m, NR);
                     }
                 });
                 a_part!(1, $g, 0, st, ash, src, NR, SQR);
-                step!(1, $g, $m, |y| { n_part!(0, 0, st, y, $m, NR) });
+                step!(1, $g, $m, |y| { n_part!(0, 3, 0, st, y, $m, NR) });
                 a_part!(2, $g, 0, st, ash, src, NR, SQR);
-                step!(2, $g, $m, |y| { n_part!(1, 0, st, y, $m, NR) });
+                step!(2, $g, $m, |y| { n_part!(1, 3, 0, st, y, $m, NR) });
                 a_part!(3, $g, 0, st, ash, src, NR, SQR);
-                step!(3, $g, $m, |y| { n_part!(2, 0, st, y, $m, NR) });
+                step!(3, $g, $m, |y| { n_part!(2, 3, 0, st, y, $m, NR) });
                 if $g + 1 < NR {
                     a_part!(0, $g + 1, 1, st, ash, src, NR, SQR);
                 }
@@ -787,7 +761,7 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
         if SQR {
             // The last step's N part (the window has slid past its group).
             let m_last = rows(NR - 1);
-            n_part!(3, -1, st, st.y_prev, m_last, NR);
+            n_part!(3, 3, -1, st, st.y_prev, m_last, NR);
         }
         // Positions d..2d-1, plus the carry out of position d - 1.
         let mut res = [zero; NR];

@@ -284,36 +284,11 @@ struct State {
     bias: __m512i,
 }
 
-/// The N part of step i = 8 g + S with quotient digit `y`: n_j y at
-/// positions i + j (lo) and i + j + 1 (hi). `$off` = -1 (S = 7 only: the
-/// part of a group's last step, issued after the window slid) writes one
-/// slot down and drops old slot 0, whose one term here, lo(n0 y) at
-/// position i, is finished (its carry is in the chain).
-macro_rules! n_part {
-    ($S:literal, $off:literal, $st:ident, $y:expr, $m:expr, $nr:expr) => {{
-        const S: usize = $S;
-        let y = $y;
-        for_r!($nr, |r| {
-            if $off == 0 {
-                if !(S == 0 && r == $nr) {
-                    $st.wn[r] = _mm512_madd52lo_epu64($st.wn[r], ld!($m.nsh.row(S, r)), y);
-                }
-                if !(S == 7 && r == 0) {
-                    $st.wn[r] = _mm512_madd52hi_epu64($st.wn[r], ld!($m.nsh.row(S + 1, r)), y);
-                }
-            } else if r > 0 {
-                $st.wn[r - 1] = _mm512_madd52lo_epu64($st.wn[r - 1], ld!($m.nsh.row(S, r)), y);
-                $st.wn[r - 1] = _mm512_madd52hi_epu64($st.wn[r - 1], ld!($m.nsh.row(S + 1, r)), y);
-            }
-        });
-    }};
-}
-
 /// One step i = 8 g + S (S a literal, so every register index is static).
 /// `$sqr`: the dedicated squaring (`$b` is `a`), whose A part adds only
 /// a_j a_i with j >= i (module documentation, "Dedicated squaring").
 /// `$late`: issue step i - 1's N part after this chain (`$PS`, `$POFF`:
-/// that part's step in its group and slot offset, for [`n_part`]), not
+/// that part's step in its group and slot offset, for `n_part!`), not
 /// this step's own N part in it (module documentation, "Schedule").
 macro_rules! step {
     ($S:literal, $PS:literal, $POFF:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr, $sqr:expr, $late:expr) => {{
@@ -400,12 +375,12 @@ macro_rules! step {
             _mm512_madd52hi_epu64(c, $st.n0, y),
         );
         if !$late {
-            n_part!($S, 0, $st, y, $m, $nr);
+            n_part!($S, 7, 0, $st, y, $m, $nr);
         } else if $g > 0 || S > 0 {
             // Step i - 1's N part: ($PS, $POFF) = (S - 1, 0), or for S = 0
             // the previous group's last step, (7, -1): one slot down since
             // the window slid. None before step 0.
-            n_part!($PS, $POFF, $st, $st.y_prev, $m, $nr);
+            n_part!($PS, 7, $POFF, $st, $st.y_prev, $m, $nr);
         }
         $st.y_prev = y;
         // The last step's carry out (of position d - 1) goes to position d.
@@ -560,7 +535,7 @@ fn amm_any<const NR: usize, const SQR: bool>(
     if late {
         // The last step's N part (the window has slid past its group).
         let m_last = super::ifma::opaque(m, NR);
-        n_part!(7, -1, st, st.y_prev, m_last, NR);
+        n_part!(7, 7, -1, st, st.y_prev, m_last, NR);
     }
     // Positions d..2d-1 without the bias, plus the carry out of position d - 1.
     let mut res = [zero; MAX_NR];

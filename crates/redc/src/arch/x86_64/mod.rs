@@ -25,6 +25,34 @@ macro_rules! ld {
     }};
 }
 
+/// The N part of step i = G g + S of the IFMA kernels' operand scanning
+/// (`ifma`: G = 4 digit positions a register, `ifma_single`: G = 8; `$LAST`
+/// = G - 1), with quotient digit `y`: n_j y at positions i + j (lo) and
+/// i + j + 1 (hi), into the window `$st.wn` from the modulus rows
+/// `$m.nsh` shifted by S and S + 1. `$off` = -1 (S = `$LAST` only: the
+/// part of a group's last step, issued after the window slid) writes one
+/// slot down and drops old slot 0, whose one term here, lo(n0 y) at
+/// position i, is finished (its carry is in the quotient chain).
+macro_rules! n_part {
+    ($S:literal, $LAST:literal, $off:literal, $st:ident, $y:expr, $m:expr, $nr:expr) => {{
+        const S: usize = $S;
+        let y = $y;
+        for_r!($nr, |r| {
+            if $off == 0 {
+                if !(S == 0 && r == $nr) {
+                    $st.wn[r] = _mm512_madd52lo_epu64($st.wn[r], ld!($m.nsh.row(S, r)), y);
+                }
+                if !(S == $LAST && r == 0) {
+                    $st.wn[r] = _mm512_madd52hi_epu64($st.wn[r], ld!($m.nsh.row(S + 1, r)), y);
+                }
+            } else if r > 0 {
+                $st.wn[r - 1] = _mm512_madd52lo_epu64($st.wn[r - 1], ld!($m.nsh.row(S, r)), y);
+                $st.wn[r - 1] = _mm512_madd52hi_epu64($st.wn[r - 1], ld!($m.nsh.row(S + 1, r)), y);
+            }
+        });
+    }};
+}
+
 /// `for r in 0..=nr`, unrolled in the source so every register index is a
 /// constant (LLVM then keeps the accumulator window in registers).
 macro_rules! for_r {
