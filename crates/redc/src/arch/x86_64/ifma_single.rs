@@ -41,13 +41,15 @@
 //! kernel's squaring does: the bracket of X_{i+1} then takes y_{i-1}'s two
 //! terms at position i + 1, lo(n2 y_{i-1}) + hi(n1 y_{i-1}), from two IFMAs
 //! of its own, instead of reading them from the window after that N part's
-//! IFMAs into it. The duplicates the N part later adds at position i + 1
-//! fall on a finished position (below d: dropped). AMD Zen 5 (family 26
-//! model 2), `kernel_bench single`, three interleaved runs: 2048 bits
-//! (5 registers) 206.1-208.7 ns a product and 193.1-195.1 a square,
-//! against 214.6-218.1 and 207.3-210.9; at 8 and 10 registers, where the
-//! groups run in a loop, it measured 3-8% slower, so there each N part
-//! stays in its own step.
+//! IFMAs into it. The N part later adds the same two terms into the
+//! window at position i + 1, which the chain has finished: for i + 1 < d
+//! the position is dropped, and at the last step (i + 1 = d) the chain's
+//! value is not used (only its carry), so position d counts them once.
+//! AMD Zen 5 (family 26 model 2), `kernel_bench single`, three
+//! interleaved runs: 2048 bits (5 registers) 202.7-203.6 ns a product and
+//! 191.9-192.8 a square, against 211.9-213.6 and 204.3-206.5; at 8 and 10
+//! registers, where the groups run in a loop, it measured 3-8% slower, so
+//! there each N part stays in its own step.
 //!
 //! # Dedicated squaring
 //!
