@@ -155,8 +155,14 @@ stop_nginx() {
 }
 
 # CPU time of the nginx worker so far, in nanoseconds (scheduler statistics).
-worker_ns() {
-    awk '{ print $1 }' "/proc/$(pgrep -P "$NGINX_PID" | head -1)/schedstat"
+# The nginx worker's process id (the master's one child).
+worker_pid() {
+    pgrep -P "$NGINX_PID" | head -1
+}
+
+# CPU time (ns) of the worker whose pid is given.
+worker_ns() { # pid
+    awk '{ print $1 }' "/proc/$1/schedstat"
 }
 
 # One case: CLIENTS s_time clients for T seconds. Prints "rate per_cpu busy":
@@ -164,8 +170,8 @@ worker_ns() {
 # worker's CPU time, and the worker's share of its core.
 measure() { # proto
     local start end total=0 t0 t1 w0 w1
-    w0=$(pgrep -P "$NGINX_PID" | head -1)
-    t0=$(worker_ns)
+    w0=$(worker_pid)
+    t0=$(worker_ns "$w0")
     start=$(date +%s.%N)
     if [ "$LOAD" = rustls ]; then
         taskset -c "$CLIENT_CPU" "$CLIENT" "127.0.0.1:$PORT" "$T" "$CLIENTS" "${1/tls1_/tls1}" "$MODE" > "$W/st.1"
@@ -185,12 +191,12 @@ measure() { # proto
     # A worker that died and was replaced would have closed connections
     # without an alert (counted by the handshake-only load) and reset its
     # CPU time: the case is void.
-    w1=$(pgrep -P "$NGINX_PID" | head -1)
+    w1=$(worker_pid)
     if [ "$w0" != "$w1" ]; then
         echo "nginx_handshakes.sh: the nginx worker changed during the case ($w0 -> $w1)" >&2
         exit 1
     fi
-    t1=$(worker_ns)
+    t1=$(worker_ns "$w1")
     awk -v n="$total" -v s="$start" -v e="$end" -v c="$((t1 - t0))" \
         'BEGIN { w = e - s; cpu = c / 1e9; printf "%.1f %.1f %.0f%%\n", n / w, (cpu > 0 ? n / cpu : 0), 100 * cpu / w }'
 }
@@ -220,7 +226,7 @@ run_without() { # bits proto
 }
 run_with() { # bits proto
     start_nginx "$W/with.cnf" "$1"
-    worker=$(pgrep -P "$NGINX_PID" | head -1)
+    worker=$(worker_pid)
     if ! grep -q libredc_provider "/proc/$worker/maps"; then
         echo "nginx_handshakes.sh: the nginx worker has not loaded the redc provider" >&2
         exit 1
