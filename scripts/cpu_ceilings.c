@@ -12,6 +12,11 @@
  * Throughput with k accumulators: k independent dependency chains, each
  * one instruction per iteration; latency: one chain.
  *
+ * Two loops time the kernels' critical paths as a whole: one step of the
+ * dual kernel's quotient chain (three IFMAs and two adds, `ifma.rs`
+ * "The quotient chain"), and a zmm row stored and loaded back (a product's
+ * output becomes the next product's input through memory).
+ *
  * The last group times the pieces of the kernels' carry normalisation, the
  * step that sits between one product and the next: 64-bit mask-register
  * arithmetic (KADDQ, KSHIFTLQ: the carries of all lanes could be resolved
@@ -52,8 +57,11 @@ static double ghz;
         "xmm16", "xmm17", "xmm18"
 
 /* `per` instructions per iteration of `ins`, after `pre` (run once, before
- * the loop; zmm17 and zmm18 are zeroed first); the clobbers follow. Prints
+ * the loop; zmm17 and zmm18 are zeroed first); the clobbers follow. `ins`
+ * may address a 64-byte aligned scratch buffer as (%1). Prints
  * instructions per cycle and cycles per instruction. */
+static uint64_t scratch[16] __attribute__((aligned(64)));
+
 #define LOOP(name, per, pre, ins, ...)                                        \
     do {                                                                      \
         double s_ = BEST({                                                    \
@@ -61,7 +69,9 @@ static double ghz;
             __asm__ volatile("vpxorq %%zmm17, %%zmm17, %%zmm17\n"             \
                              "vpxorq %%zmm18, %%zmm18, %%zmm18\n" pre         \
                              "1:\n" ins "dec %0\n jnz 1b\n"                   \
-                             : "+r"(n_)::__VA_ARGS__);                        \
+                             : "+r"(n_)                                     \
+                             : "r"(scratch)                                 \
+                             : "memory", __VA_ARGS__);                      \
         });                                                                   \
         double cyc_ = s_ * ghz * 1e9 / ((double)(per) * ITERS);               \
         printf("%-44s %6.2f per cycle  %6.2f cycles each\n", name, 1 / cyc_, \
@@ -117,6 +127,23 @@ int main(void) {
     VLOOP("zmm IFMA + VPADDQ chain (per pair)", 1, Z(1) ADD(1));
     VLOOP("zmm IFMA + VSHUFI64X2 chain (per pair)", 1,
           Z(1) "vshufi64x2 $0x55, %%zmm1, %%zmm1, %%zmm1\n");
+
+    /* One step of the dual kernel's quotient chain, product form: y = k0 +
+     * lo(X k0), then X' = (rb + lo(n1 y)) + (c + hi(n0 y)) with c = X >> 52
+     * (k0 in zmm4, rb in zmm6, n1 in zmm8, n0 in zmm10; the copies are what
+     * the compiler emits, since IFMA overwrites its addend). */
+    VLOOP("quotient chain step (3 IFMA + shift + add)", 1,
+          "vmovdqa64 %%zmm4, %%zmm5\n vpmadd52luq %%zmm4, %%zmm1, %%zmm5\n"
+          "vmovdqa64 %%zmm6, %%zmm7\n vpmadd52luq %%zmm8, %%zmm5, %%zmm7\n"
+          "vpsrlq $52, %%zmm1, %%zmm9\n vpmadd52huq %%zmm10, %%zmm5, %%zmm9\n"
+          "vpaddq %%zmm7, %%zmm9, %%zmm1\n");
+    /* A row through memory: store, load back, add (one chain). */
+    VLOOP("zmm store -> load -> VPADDQ chain (per trip)", 1,
+          "vmovdqa64 %%zmm1, (%1)\n vmovdqa64 (%1), %%zmm1\n"
+          "vpaddq %%zmm17, %%zmm1, %%zmm1\n");
+    VLOOP("ymm store -> load -> VPADDQ chain (per trip)", 1,
+          "vmovdqa64 %%ymm1, (%1)\n vmovdqa64 (%1), %%ymm1\n"
+          "vpaddq %%ymm17, %%ymm1, %%ymm1\n");
 
     /* Mask registers: latency (one chain) and throughput (4 chains). */
     KLOOP("KADDQ latency", 1, "kaddq %%k2, %%k1, %%k1\n");

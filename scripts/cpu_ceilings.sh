@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measure this CPU's ceilings for the IFMA kernels (scripts/cpu_ceilings.c):
 # core clock, IFMA throughput and latency, chain-operation latencies, adds
-# beside IFMA, mask-register operations, MULX. Needs gcc and a CPU with AVX-512 IFMA. About 10 s.
+# beside IFMA, the quotient chain's step, a row's trip through memory,
+# mask-register operations, MULX. Needs gcc and a CPU with AVX-512 IFMA. About 10 s.
 #
 #   bash scripts/cpu_ceilings.sh
 set -euo pipefail
