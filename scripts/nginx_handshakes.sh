@@ -154,13 +154,13 @@ stop_nginx() {
     NGINX_PID=
 }
 
-# CPU time of the nginx worker so far, in nanoseconds (scheduler statistics).
 # The nginx worker's process id (the master's one child).
 worker_pid() {
     pgrep -P "$NGINX_PID" | head -1
 }
 
-# CPU time (ns) of the worker whose pid is given.
+# CPU time so far, in nanoseconds (scheduler statistics), of the worker
+# whose pid is given.
 worker_ns() { # pid
     awk '{ print $1 }' "/proc/$1/schedstat"
 }
