@@ -412,6 +412,8 @@ pub fn run(args: SpeedArgs) -> i32 {
     };
     // Whether that kernel runs quotient-pipelined (by the primes' size).
     let pipelined = |r: &Row| redc::arch::select::ifma_pipelined(r.bits.div_ceil(2));
+    // Whether its quotient chain runs in xmm registers (plain runs, by CPU).
+    let xmm_chain = |r: &Row| !pipelined(r) && redc::arch::select::ifma_xmm_chain();
     let op_width = if args.batch { 11 } else { 7 };
     if args.json {
         let json: Vec<_> = rows
@@ -427,6 +429,7 @@ pub fn run(args: SpeedArgs) -> i32 {
                 if let Some(sq) = squaring(r) {
                     o["ifma_squaring"] = sq.into();
                     o["ifma_pipelined"] = pipelined(r).into();
+                    o["ifma_xmm_chain"] = xmm_chain(r).into();
                 }
                 for (a, s) in anchors.iter().zip(&r.anchors) {
                     let Some(s) = s else { continue };
@@ -475,6 +478,14 @@ pub fn run(args: SpeedArgs) -> i32 {
         .collect();
     if !piped.is_empty() {
         text += &format!(" (quotient-pipelined: {})", piped.join(", "));
+    }
+    let xmm: Vec<String> = rows
+        .iter()
+        .filter(|r| squaring(r).is_some() && xmm_chain(r))
+        .map(|r| format!("{} bits", r.bits))
+        .collect();
+    if !xmm.is_empty() {
+        text += &format!(" (quotient chain in xmm: {})", xmm.join(", "));
     }
     text += "\n";
     text += &format!(

@@ -2,7 +2,8 @@
 //! exponentiation for the arch kernels, beside the portable
 //! `redc::mont::fips::mont_mul` measured in the same run.
 //!
-//! `cargo run --release --example kernel_bench -p redc [-- reps]`
+//! `cargo run --release --example kernel_bench -p redc [-- reps]`; modes
+//! (first argument): dual, steps, chain, pipe, pow, widths, mb8, mb8pow, ...
 //!
 //! Each figure is the best of `reps` (default 7) timed batches. The IFMA
 //! "dual" figures do both CRT halves (two moduli) per call; compare them with
@@ -146,6 +147,79 @@ mod bench {
                 "RSA-{}: dual exponentiation {t:.1} us (pipelined: {pipelined})",
                 2 * bits
             );
+        }
+    }
+
+    /// `kernel_bench chain`: the two forms of the dual kernel's quotient
+    /// chain (zmm broadcast, xmm pair; `ifma`, "The quotient chain in xmm")
+    /// side by side: ns per dual product and square at 20, 32 and 40 digits
+    /// (minimum of 101 batches), then us per plain (not pipelined) dual
+    /// exponentiation with the dedicated squaring at RSA-2048, -3072 and
+    /// -4096 (best of 15 batches of 20), the forms interleaved.
+    fn chain() {
+        let mut rng = StdRng::seed_from_u64(7);
+        println!(
+            "this CPU's form: {}",
+            if x86::xmm_chain() { "xmm" } else { "zmm" }
+        );
+        println!(
+            "{:>3} {:>9} {:>9} {:>9} {:>9}",
+            "d", "zmm mul", "xmm mul", "zmm sqr", "xmm sqr"
+        );
+        for d in [20usize, 32, 40] {
+            let bits = 52 * d as u64 - 2;
+            let s = (bits as usize).div_ceil(64);
+            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
+            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+            let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
+            let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+            let it = 2000;
+            let run = |sqr: bool, xmm: bool| {
+                time(101, 1, |_| {
+                    if xmm {
+                        black_box(x86::amm52_dual_xmm(&p, &a, &a, &q, &b, &b, sqr, it));
+                    } else {
+                        black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, sqr, it));
+                    }
+                }) / it as f64
+            };
+            let (zm, xm, zs, xs) = (
+                run(false, false),
+                run(false, true),
+                run(true, false),
+                run(true, true),
+            );
+            println!("{d:>3} {zm:>9.1} {xm:>9.1} {zs:>9.1} {xs:>9.1}");
+        }
+        println!("{:>8} {:>9} {:>9}", "RSA", "zmm us", "xmm us");
+        for bits in [1024u64, 1536, 2048] {
+            let s = (bits / 64) as usize;
+            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
+            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+            let key = x86::DualKey::new(&p, &q).unwrap();
+            let (bp, bq) = (
+                limbs(&rng.gen_biguint_below(&np), s),
+                limbs(&rng.gen_biguint_below(&nq), s),
+            );
+            let one = limbs(&BigUint::one(), s);
+            let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+            let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+            let mut best = [f64::MAX; 2];
+            for _ in 0..3 {
+                for (k, xmm) in [false, true].into_iter().enumerate() {
+                    let t = time(5, 20, |n| {
+                        for _ in 0..n {
+                            black_box(
+                                key.pow_secret_with_chain(&bp, &one, &ep, &bq, &one, &eq, true, false, xmm),
+                            );
+                        }
+                    }) / 1000.0;
+                    best[k] = best[k].min(t);
+                }
+            }
+            println!("{:>8} {:>9.1} {:>9.1}", 2 * bits, best[0], best[1]);
         }
     }
 
@@ -390,6 +464,9 @@ mod bench {
         }
         if std::env::args().nth(1).as_deref() == Some("dual") {
             return dual();
+        }
+        if std::env::args().nth(1).as_deref() == Some("chain") {
+            return chain();
         }
         if std::env::args().nth(1).as_deref() == Some("steps") {
             return steps();

@@ -140,6 +140,13 @@ fn check_kernel(rng: &mut StdRng, n1: &BigUint, n2: &BigUint, random: usize) {
             portable52::amm_mul(&mut eq, &aqd, &bqd, &mq.m, mq.k0);
             assert_eq!(gp, ep, "mul p: d={d} n={n1:x} a={a:x} b={b:x}");
             assert_eq!(gq, eq, "mul q: d={d} n={n2:x} a={aq:x} b={bq:x}");
+            // The same product with the quotient chain in xmm registers.
+            let xmm = x86::amm52_dual_xmm(&p, &ap, &bp, &q, &aqd, &bqd, false, 1).unwrap();
+            assert_eq!(
+                xmm,
+                (ep.clone(), eq.clone()),
+                "xmm mul: d={d} n={n1:x} a={a:x} b={b:x}"
+            );
             // Dedicated squaring (b ignored).
             if j == 0 {
                 let (sp, sq) = x86::amm52_dual(&p, &ap, &bp, &q, &aqd, &bqd, true, 1).unwrap();
@@ -147,6 +154,8 @@ fn check_kernel(rng: &mut StdRng, n1: &BigUint, n2: &BigUint, random: usize) {
                 portable52::amm_sqr(&mut eq, &aqd, &mq.m, mq.k0);
                 assert_eq!(sp, ep, "sqr p: d={d} n={n1:x} a={a:x}");
                 assert_eq!(sq, eq, "sqr q: d={d} n={n2:x} a={aq:x}");
+                let xmm = x86::amm52_dual_xmm(&p, &ap, &bp, &q, &aqd, &bqd, true, 1).unwrap();
+                assert_eq!(xmm, (ep.clone(), eq.clone()), "xmm sqr: d={d} n={n1:x} a={a:x}");
                 assert!(sp.iter().chain(&sq).all(|&x| x <= MASK));
             }
         }
@@ -203,6 +212,8 @@ fn ifma_sqr_chains_match_portable() {
                 }
                 xq.copy_from_slice(&t);
             }
+            let xmm = x86::amm52_dual_xmm(&p, &ap, &ap, &q, &aq, &aq, sqr, 50).unwrap();
+            assert_eq!(xmm, (xp.clone(), xq.clone()), "xmm chain bits={bits} sqr={sqr}");
             assert_eq!((gp, gq), (xp, xq), "chain bits={bits} sqr={sqr}");
         }
     }
@@ -570,9 +581,10 @@ fn dual_key_both_squarings_match_bigint() {
             _ => {}
         }
         let one = limbs(&BigUint::one(), s);
+        // Both forms of the quotient chain (xmm runs the plain form only).
         for dedicated in [true, false] {
-            for pipelined in [true, false] {
-                let got = key.pow_secret_with(
+            for (pipelined, xmm) in [(true, false), (false, false), (false, true)] {
+                let got = key.pow_secret_with_chain(
                     &limbs(&bp, s),
                     &one,
                     &ep,
@@ -581,10 +593,11 @@ fn dual_key_both_squarings_match_bigint() {
                     &eq,
                     dedicated,
                     pipelined,
+                    xmm,
                 );
                 assert_eq!(
                     got, want,
-                    "{b} bits, dedicated {dedicated}, pipelined {pipelined}"
+                    "{b} bits, dedicated {dedicated}, pipelined {pipelined}, xmm chain {xmm}"
                 );
             }
         }

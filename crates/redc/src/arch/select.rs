@@ -114,6 +114,20 @@ pub fn ifma_pipelined(prime_bits: usize) -> bool {
     }
 }
 
+/// Whether the dual IFMA kernel's plain (not quotient-pipelined) runs keep
+/// their quotient chain in xmm registers on this CPU (AMD Zen 4; see
+/// `arch::x86_64::xmm_chain`). False where that kernel does not run.
+pub fn ifma_xmm_chain() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        super::x86_64::xmm_chain()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// How the dual IFMA kernel squares at `digits` radix-2^52 digits per half
 /// ("dedicated" or "product"), or None where that kernel does not run
 /// (no IFMA, or not requested, or more than 40 digits). May run the

@@ -54,6 +54,27 @@
 //! carries: positions below d are dropped, and the carry out of position
 //! d - 1 (c_{d-1}) is added to position d at the end.
 //!
+//! # The quotient chain in xmm (Zen 4)
+//!
+//! In broadcast form every chain instruction works on all eight lanes for
+//! one (p, q) pair. AMD Zen 4 runs a zmm instruction as two 256-bit halves,
+//! so there the chain's zmm IFMAs (four a step in a product, five in a
+//! square) take the multipliers twice as long as the pair needs, and its
+//! zmm add has two cycles of latency. [`amm_dual_xmm`] keeps x0, c, y and
+//! the chain's constants as one (p, q) pair in xmm registers: the bracket
+//! is one 128-bit extract of the window (in place of the broadcast), and
+//! y is broadcast once a step for the N part, off the chain. The terms and
+//! results are those of the broadcast form, bit for bit. AMD Zen 4 (family
+//! 25 model 17), `kernel_bench chain`, two runs: 20-digit product 161.9
+//! against 172.3-173.4 ns, square 149.8 against 156.3-156.5, 40 digits
+//! 575 / 526 against 600 / 548 ns; RSA-2048 dual exponentiation 193-196
+//! against 206-209 us, RSA-4096 1266-1280 against 1336-1351 us. At 32
+//! digits the square was 1-2% slower, and the pipelined chain (shift and
+//! add, one IFMA) measured slower in xmm (RSA-3072 606 against 595 us), so
+//! the pipelined form keeps the broadcast chain. `super::xmm_chain` picks
+//! the xmm form on family 25 only: the other CPUs run zmm at full width and
+//! were tuned with the broadcast form.
+//!
 //! # Quotient pipelining (RSA-3072's primes)
 //!
 //! Seed 003 (Shand and Vuillemin), section 8.2, pipelines the quotient by
@@ -267,6 +288,17 @@ macro_rules! bcast_digit {
     }};
 }
 
+/// The pair (x_p[i], x_q[i]) in an xmm register (the chain's form on CPUs
+/// with double-pumped zmm; module comment, "The quotient chain in xmm").
+macro_rules! bpair {
+    ($x:expr, $i:expr) => {{
+        let row: &[u64; 8] = $x.0.get($i / 4).unwrap_or(&[0; 8]);
+        let pair = &row[2 * ($i % 4)..2 * ($i % 4) + 2];
+        // SAFETY: `pair` is two in-bounds u64s; the load is unaligned-tolerant.
+        unsafe { _mm_loadu_si128(pair.as_ptr().cast()) }
+    }};
+}
+
 /// An operand shifted up by s = 0..=4 digit positions, for s in 0..5:
 /// `v[s][r]` (r < NR) and `top[s]` (r = NR) hold positions 4r..4r+3 of
 /// (operand << 52 s), so that the product of digit j with b_i lands in the
@@ -428,15 +460,24 @@ macro_rules! a_part {
 /// before its own terms.
 macro_rules! window_position {
     ($S:expr, $st:ident, $sqr:expr) => {{
-        const SLOT: usize = ($S + 1) / 4;
         const PAIR: i32 = ((($S + 1) % 4) * 0x55) as i32;
+        let reg = window_position!(@reg $S, $st, $sqr);
+        _mm512_shuffle_i64x2::<PAIR>(reg, reg)
+    }};
+    // The same position as one (p, q) pair in an xmm register.
+    ($S:expr, $st:ident, $sqr:expr, xmm) => {{
+        const PAIR: i32 = (($S + 1) % 4) as i32;
+        let reg = window_position!(@reg $S, $st, $sqr);
+        _mm512_extracti32x4_epi32::<PAIR>(reg)
+    }};
+    (@reg $S:expr, $st:ident, $sqr:expr) => {{
+        const SLOT: usize = ($S + 1) / 4;
         let wa = if $sqr {
             _mm512_add_epi64($st.wa[SLOT], $st.wa[SLOT])
         } else {
             $st.wa[SLOT]
         };
-        let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
-        _mm512_shuffle_i64x2::<PAIR>(reg, reg)
+        _mm512_add_epi64(wa, $st.wn[SLOT])
     }};
 }
 
@@ -521,6 +562,40 @@ macro_rules! chain {
     }};
 }
 
+/// The quotient chain of step i = 4 g + S in xmm registers: the same terms
+/// as the broadcast form above (`false`), on one (p, q) pair, with y_i
+/// broadcast once for the N parts (module comment, "The quotient chain in
+/// xmm").
+macro_rules! chain_xmm {
+    ($S:literal, $g:expr, $st:ident, $src:expr, $nr:expr, $sqr:expr) => {{
+        const S: usize = $S;
+        let g: usize = $g;
+        let i = 4 * g + S;
+        let zero = _mm_setzero_si128();
+        let x = $st.x0x;
+        let y = _mm_madd52lo_epu64($st.k0x, x, $st.k0x);
+        $st.cx = _mm_srli_epi64::<52>(x);
+        let rb = window_position!(S, $st, $sqr, xmm);
+        let rb = if $sqr {
+            let yp = $st.yx_prev;
+            _mm_add_epi64(
+                rb,
+                _mm_madd52hi_epu64(_mm_madd52lo_epu64(zero, $st.n2x, yp), $st.n1x, yp),
+            )
+        } else if i + 1 < 4 * $nr {
+            _mm_add_epi64(rb, _mm_madd52lo_epu64(zero, $st.a0x, bpair!($src, i + 1)))
+        } else {
+            rb
+        };
+        $st.x0x = _mm_add_epi64(
+            _mm_madd52lo_epu64(rb, $st.n1x, y),
+            _mm_madd52hi_epu64($st.cx, $st.n0x, y),
+        );
+        $st.yx_prev = y;
+        $st.y_prev = _mm512_broadcast_i32x4(y);
+    }};
+}
+
 /// The state of one product: accumulator window (slot r = positions
 /// 4(g + r)..4(g + r) + 3 in group g), the a part (wa) and the n part plus
 /// the diagonal of a square (wn) kept apart so that no register chains more
@@ -539,6 +614,16 @@ struct State<const NR: usize> {
     y_prev: __m512i,
     /// Every position's start in `wn`: 2^52 - 1, or 0 when pipelined.
     bias: __m512i,
+    /// The chain in xmm (`chain_xmm!`): x0, c, k0, n0..n2, a0 and y_prev
+    /// as one (p, q) pair each.
+    x0x: __m128i,
+    cx: __m128i,
+    k0x: __m128i,
+    n0x: __m128i,
+    n1x: __m128i,
+    n2x: __m128i,
+    a0x: __m128i,
+    yx_prev: __m128i,
     /// The squaring's lane masks (lane pairs above pair e, and pair e),
     /// hidden from the compiler (`opaque_mask`) so that it keeps them in
     /// mask registers and issues masked IFMAs, not IFMA + blend.
@@ -551,9 +636,10 @@ struct State<const NR: usize> {
 /// digits below 2^52, values below 2m per half, `m.d == 4 NR`.
 ///
 /// # Safety
-/// Call only where AVX-512F and AVX-512IFMA are available (callers check
-/// [`super::ifma_available`]); the function itself has no other hazard.
-#[target_feature(enable = "avx512f,avx512ifma")]
+/// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available
+/// (callers check [`super::ifma_available`]); the function itself has no
+/// other hazard.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
     out: &mut Lanes<NR>,
     a: &Lanes<NR>,
@@ -561,7 +647,58 @@ pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
     m: &DualMod<NR>,
 ) {
     // SAFETY: this function enables the features the body needs.
-    unsafe { amm_dual_body::<NR, SQR, PIPE>(out, a, b, m) }
+    unsafe { amm_dual_body::<NR, SQR, PIPE, false>(out, a, b, m) }
+}
+
+/// [`amm_dual`] (not pipelined) with the quotient chain in xmm registers
+/// (module comment, "The quotient chain in xmm"): the same result, bit for
+/// bit. Same preconditions.
+///
+/// # Safety
+/// As [`amm_dual`].
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub fn amm_dual_xmm<const NR: usize, const SQR: bool>(
+    out: &mut Lanes<NR>,
+    a: &Lanes<NR>,
+    b: &Lanes<NR>,
+    m: &DualMod<NR>,
+) {
+    // SAFETY: this function enables the features the body needs.
+    unsafe { amm_dual_body::<NR, SQR, false, true>(out, a, b, m) }
+}
+
+/// [`amm_dual`], or [`amm_dual_xmm`] when `XMM` (then `PIPE` is false).
+/// Same safety contract.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+fn amm_form<const NR: usize, const SQR: bool, const PIPE: bool, const XMM: bool>(
+    out: &mut Lanes<NR>,
+    a: &Lanes<NR>,
+    b: &Lanes<NR>,
+    m: &DualMod<NR>,
+) {
+    if XMM {
+        amm_dual_xmm::<NR, SQR>(out, a, b, m)
+    } else {
+        amm_dual::<NR, SQR, PIPE>(out, a, b, m)
+    }
+}
+
+/// [`sqr_dual`] in the chain's form `XMM` (as [`amm_form`]). Same safety
+/// contract as [`amm_dual`].
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+fn sqr_form<const NR: usize, const PIPE: bool, const XMM: bool>(
+    out: &mut Lanes<NR>,
+    a: &Lanes<NR>,
+    m: &DualMod<NR>,
+    dedicated: bool,
+) {
+    if dedicated {
+        amm_form::<NR, true, PIPE, XMM>(out, a, a, m)
+    } else {
+        amm_form::<NR, false, PIPE, XMM>(out, a, a, m)
+    }
 }
 
 /// From this register count up, the window's run of dedicated squarings is
@@ -581,8 +718,8 @@ const SQR_RUN_MIN_NR: usize = STRAIGHT_MAX_NR + 1;
 /// [`SQR_RUN_MIN_NR`] registers up the dedicated squaring's body runs
 /// inlined in one loop; else each square is a call of [`sqr_dual`]. Same
 /// preconditions as [`amm_dual`].
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn sqr_run<const NR: usize, const PIPE: bool>(
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+fn sqr_run<const NR: usize, const PIPE: bool, const XMM: bool>(
     x: &mut Lanes<NR>,
     y: &mut Lanes<NR>,
     m: &DualMod<NR>,
@@ -597,9 +734,9 @@ fn sqr_run<const NR: usize, const PIPE: bool>(
         };
         if dedicated && NR >= SQR_RUN_MIN_NR {
             // SAFETY: this function enables the features the body needs.
-            unsafe { amm_dual_body::<NR, true, PIPE>(dst, src, src, m) }
+            unsafe { amm_dual_body::<NR, true, PIPE, XMM>(dst, src, src, m) }
         } else {
-            sqr_dual::<NR, PIPE>(dst, src, m, dedicated);
+            sqr_form::<NR, PIPE, XMM>(dst, src, m, dedicated);
         }
     }
 }
@@ -611,16 +748,16 @@ fn sqr_run<const NR: usize, const PIPE: bool>(
 /// Call only from functions that enable AVX-512F and AVX-512IFMA.
 #[inline(always)]
 #[allow(unused_unsafe)] // the macros' own `unsafe` blocks, inside this one
-unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
+unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool, const XMM: bool>(
     out: &mut Lanes<NR>,
     a: &Lanes<NR>,
     b: &Lanes<NR>,
     m: &DualMod<NR>,
 ) {
-    // SAFETY: the caller enables AVX-512F and AVX-512IFMA (this function's
-    // contract); every intrinsic and callee below needs no more.
+    // SAFETY: the caller enables AVX-512F, AVX-512IFMA and AVX-512VL (this
+    // function's contract); every intrinsic and callee below needs no more.
     unsafe {
-        assert!(m.d == 4 * NR && NR <= MAX_NR);
+        assert!(m.d == 4 * NR && NR <= MAX_NR && !(XMM && PIPE));
         let zero = _mm512_setzero_si512();
         let src = if SQR { a } else { b };
         let a0 = ld!(&a.0[0]);
@@ -644,12 +781,24 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
             n2: bcast_digit!(m.n, 2),
             y_prev: zero,
             bias,
+            x0x: _mm_setzero_si128(),
+            cx: _mm_setzero_si128(),
+            k0x: _mm512_castsi512_si128(ld!(&m.k0.0[0])),
+            n0x: bpair!(m.n, 0),
+            n1x: bpair!(m.n, 1),
+            n2x: bpair!(m.n, 2),
+            a0x: _mm512_castsi512_si128(a0),
+            yx_prev: _mm_setzero_si128(),
             above: core::array::from_fn(|e| opaque_mask((0xffu16 << (2 * (e + 1))) as u8)),
             pair: core::array::from_fn(|e| opaque_mask(0b11 << (2 * e))),
         };
         let ash = shift_copies(a);
         // Position 0 in full before step 0, biased: lo(a_0 b_0) + 2^52 - 1.
-        st.x0 = _mm512_madd52lo_epu64(st.bias, st.a0, bcast_digit!(src, 0));
+        if XMM {
+            st.x0x = _mm_madd52lo_epu64(_mm512_castsi512_si128(st.bias), st.a0x, bpair!(src, 0));
+        } else {
+            st.x0 = _mm512_madd52lo_epu64(st.bias, st.a0, bcast_digit!(src, 0));
+        }
         a_part!(0, 0, 0, st, ash, src, NR, SQR);
         // Program order per step i of a product: the chain of i, its N part, the
         // A part of i + 1 (which does not wait for y_i; issued after the chain,
@@ -674,7 +823,9 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
         macro_rules! step {
         ($S:literal, $g:expr, $m:ident, |$y:ident| $late:block) => {{
             let $y = st.y_prev;
-            if PIPE {
+            if XMM {
+                chain_xmm!($S, $g, st, src, NR, SQR);
+            } else if PIPE {
                 chain!($S, $g, st, src, NR, SQR, true);
             } else {
                 chain!($S, $g, st, src, NR, SQR, false);
@@ -773,7 +924,8 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
             };
             res[r] = _mm512_sub_epi64(_mm512_add_epi64(wa, st.wn[r]), st.bias);
         }
-        res[0] = _mm512_mask_add_epi64(res[0], 0b11, res[0], st.c);
+        let c = if XMM { _mm512_zextsi128_si512(st.cx) } else { st.c };
+        res[0] = _mm512_mask_add_epi64(res[0], 0b11, res[0], c);
         // The shifted copies of `a` stay on the stack (volatile zeroing of 2-4 KiB per
         // product would cost more than the product); later products overwrite them.
         normalize(out, &res);
@@ -789,7 +941,7 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool>(
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub fn sqr_dual<const NR: usize, const PIPE: bool>(
     out: &mut Lanes<NR>,
     a: &Lanes<NR>,
@@ -966,10 +1118,40 @@ fn gather<const NR: usize>(out: &mut Lanes<NR>, table: &[Lanes<NR>], wp: u64, wq
 /// one, runs with `exit`, the moduli themselves: (x + Y m) / R < 1 + m for
 /// any x < R. Without `PIPE`, `exit` is `m`.
 ///
+/// `xmm` runs a plain (not pipelined) exponentiation with the quotient
+/// chain in xmm registers ([`amm_dual_xmm`], chosen per CPU by
+/// `super::xmm_chain`); a pipelined one ignores it.
+///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+#[allow(clippy::too_many_arguments)]
 pub fn pow_dual<const NR: usize, const PIPE: bool>(
+    m: &DualMod<NR>,
+    exit: &DualMod<NR>,
+    first: &Lanes<NR>,
+    rr: &Lanes<NR>,
+    ep: &[u64],
+    eq: &[u64],
+    dedicated_sqr: bool,
+    xmm: bool,
+) -> Lanes<NR> {
+    if !PIPE && xmm {
+        pow_dual_in::<NR, false, true>(m, exit, first, rr, ep, eq, dedicated_sqr)
+    } else {
+        pow_dual_in::<NR, PIPE, false>(m, exit, first, rr, ep, eq, dedicated_sqr)
+    }
+}
+
+/// [`pow_dual`] with the chain's form fixed: in xmm registers when `XMM`
+/// (then `PIPE` is false), else as [`amm_dual`] has it. Public for the
+/// tests and benchmarks, which run both forms on any CPU.
+///
+/// # Safety
+/// As [`pow_dual`].
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+#[allow(clippy::too_many_arguments)]
+pub fn pow_dual_in<const NR: usize, const PIPE: bool, const XMM: bool>(
     m: &DualMod<NR>,
     exit: &DualMod<NR>,
     first: &Lanes<NR>,
@@ -982,14 +1164,14 @@ pub fn pow_dual<const NR: usize, const PIPE: bool>(
     one.0[0][0] = 1;
     one.0[0][1] = 1;
     let mut table = vec![Lanes::<NR>::ZERO; 1 << WINDOW];
-    amm_dual::<NR, false, PIPE>(&mut table[0], rr, &one, m);
+    amm_form::<NR, false, PIPE, XMM>(&mut table[0], rr, &one, m);
     table[1] = *first;
     for k in 2..(1 << WINDOW) {
         let mut x = Lanes::<NR>::ZERO;
         if k % 2 == 0 {
-            sqr_dual::<NR, PIPE>(&mut x, &table[k / 2], m, dedicated_sqr);
+            sqr_form::<NR, PIPE, XMM>(&mut x, &table[k / 2], m, dedicated_sqr);
         } else {
-            amm_dual::<NR, false, PIPE>(&mut x, &table[k - 1], &table[1], m);
+            amm_form::<NR, false, PIPE, XMM>(&mut x, &table[k - 1], &table[1], m);
         }
         table[k] = x;
     }
@@ -1006,7 +1188,7 @@ pub fn pow_dual<const NR: usize, const PIPE: bool>(
     );
     for w in (0..nw - 1).rev() {
         // WINDOW (odd) squarings: the result is in y.
-        sqr_run::<NR, PIPE>(&mut x, &mut y, m, WINDOW, dedicated_sqr);
+        sqr_run::<NR, PIPE, XMM>(&mut x, &mut y, m, WINDOW, dedicated_sqr);
         let pos = w * WINDOW;
         gather(
             &mut g,
@@ -1014,7 +1196,7 @@ pub fn pow_dual<const NR: usize, const PIPE: bool>(
             portable52::window(ep, pos) as u64,
             portable52::window(eq, pos) as u64,
         );
-        amm_dual::<NR, false, PIPE>(&mut x, &y, &g, m);
+        amm_form::<NR, false, PIPE, XMM>(&mut x, &y, &g, m);
     }
     amm_dual::<NR, false, false>(&mut y, &x, &one, exit);
     for e in table.iter_mut() {
@@ -1032,7 +1214,7 @@ pub fn pow_dual<const NR: usize, const PIPE: bool>(
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub fn pow_dual_public<const NR: usize>(
     m: &DualMod<NR>,
     base: &Lanes<NR>,

@@ -92,15 +92,49 @@ use crate::arch::select::{self, Request, SqrChoice};
 use ifma::{DualMod, Lanes, MAX_NR};
 
 /// True when this CPU has AVX-512F + AVX-512IFMA and the kernel request
-/// ([`select::request`]) allows IFMA. (Only 512-bit forms are used, so
-/// AVX-512VL is not required.) Cached.
+/// ([`select::request`]) allows IFMA. AVX-512VL too: the dual kernel's
+/// quotient chain can run in xmm registers ([`xmm_chain`]); every CPU with
+/// IFMA so far has VL. Cached.
 pub fn ifma_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
         matches!(select::request(), Request::Auto | Request::Ifma(_))
             && is_x86_feature_detected!("avx512f")
             && is_x86_feature_detected!("avx512ifma")
+            && is_x86_feature_detected!("avx512vl")
     })
+}
+
+/// Whether the dual kernel's secret exponentiation keeps its quotient chain
+/// in xmm registers (`ifma::amm_dual_xmm`): on CPUs that run a zmm
+/// instruction as two 256-bit halves (AMD family 25, Zen 4), where an xmm
+/// IFMA takes half the multiplier time of a zmm one. Elsewhere the chain
+/// stays in zmm, the form those CPUs were tuned with. Public data only.
+pub fn xmm_chain() -> bool {
+    static XMM: OnceLock<bool> = OnceLock::new();
+    *XMM.get_or_init(|| {
+        ifma_available() && cpu_vendor_family().is_some_and(|(amd, family)| amd && family == 25)
+    })
+}
+
+/// (vendor is AMD, family with the extended field) from CPUID.
+fn cpu_vendor_family() -> Option<(bool, u32)> {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY: CPUID exists on every x86-64 CPU; leaves 0 and 1 always exist.
+    #[allow(unused_unsafe)]
+    let (l0, eax) = unsafe { (__cpuid(0), __cpuid(1).eax) };
+    let amd = (l0.ebx, l0.edx, l0.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
+    Some((amd, family_of(eax)))
+}
+
+/// The family in CPUID leaf 1's eax, the extended field added for base family 0xf.
+fn family_of(eax: u32) -> u32 {
+    let base_family = (eax >> 8) & 0xf;
+    if base_family == 0xf {
+        base_family + ((eax >> 20) & 0xff)
+    } else {
+        base_family
+    }
 }
 
 /// True when BMI2 + ADX are present and the kernel request allows them. Cached.
@@ -148,11 +182,7 @@ pub fn brand_string() -> Option<String> {
     #[allow(unused_unsafe)]
     let eax = unsafe { __cpuid(1).eax };
     let base_family = (eax >> 8) & 0xf;
-    let family = if base_family == 0xf {
-        base_family + ((eax >> 20) & 0xff)
-    } else {
-        base_family
-    };
+    let family = family_of(eax);
     let model = if base_family == 0x6 || base_family == 0xf {
         ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4)
     } else {
@@ -455,7 +485,7 @@ impl DualKey {
     /// exponents' LENGTHS are public and may differ.
     pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(Input::Halves(bp, bq), ep, eq, None, dedicated_sqr(self.nr), true)
+            .pow_secret(Input::Halves(bp, bq), ep, eq, None, self.choices())
             .expect("halves are always accepted")
     }
 
@@ -465,6 +495,15 @@ impl DualKey {
     /// pipelining"). Public: depends on the primes' sizes only.
     pub fn pipelined(&self) -> bool {
         self.tables.pipelined()
+    }
+
+    /// This CPU's kernel choices for this key's register count.
+    fn choices(&self) -> Choices {
+        Choices {
+            dedicated: dedicated_sqr(self.nr),
+            pipelined: true,
+            xmm: xmm_chain(),
+        }
     }
 
     /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`, as [`DualKey::pow_secret`]: the
@@ -482,14 +521,7 @@ impl DualKey {
         eq: &[u64],
     ) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(
-                Input::Halves(bp, bq),
-                ep,
-                eq,
-                Some((fp, fq)),
-                dedicated_sqr(self.nr),
-                true,
-            )
+            .pow_secret(Input::Halves(bp, bq), ep, eq, Some((fp, fq)), self.choices())
             .expect("halves are always accepted")
     }
 
@@ -509,14 +541,8 @@ impl DualKey {
         fq: &[u64],
         eq: &[u64],
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        self.tables.pow_secret(
-            Input::Wide(x),
-            ep,
-            eq,
-            Some((fp, fq)),
-            dedicated_sqr(self.nr),
-            true,
-        )
+        self.tables
+            .pow_secret(Input::Wide(x), ep, eq, Some((fp, fq)), self.choices())
     }
 
     /// [`DualKey::pow_secret`] with the squaring chosen by the caller
@@ -531,14 +557,24 @@ impl DualKey {
         dedicated: bool,
     ) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(Input::Halves(bp, bq), ep, eq, None, dedicated, true)
+            .pow_secret(
+                Input::Halves(bp, bq),
+                ep,
+                eq,
+                None,
+                Choices {
+                    dedicated,
+                    ..self.choices()
+                },
+            )
             .expect("halves are always accepted")
     }
 
-    /// [`DualKey::pow_secret_blinded`] with every kernel choice made by the
+    /// [`DualKey::pow_secret_blinded`] with the kernel choices made by the
     /// caller: the squaring (`dedicated`) and whether to run pipelined where
     /// the key allows it (`pipelined`; false always runs the plain form).
-    /// For tests and benchmarks.
+    /// The chain's form is this CPU's ([`xmm_chain`]). For tests and
+    /// benchmarks.
     #[allow(clippy::too_many_arguments)]
     pub fn pow_secret_with(
         &self,
@@ -551,14 +587,36 @@ impl DualKey {
         dedicated: bool,
         pipelined: bool,
     ) -> (Vec<u64>, Vec<u64>) {
+        self.pow_secret_with_chain(bp, fp, ep, bq, fq, eq, dedicated, pipelined, xmm_chain())
+    }
+
+    /// [`DualKey::pow_secret_with`] with the chain's form chosen too: `xmm`
+    /// runs the plain (not pipelined) form's quotient chain in xmm registers
+    /// (`ifma::amm_dual_xmm`), on any CPU. For tests and benchmarks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_secret_with_chain(
+        &self,
+        bp: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+        pipelined: bool,
+        xmm: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
         self.tables
             .pow_secret(
                 Input::Halves(bp, bq),
                 ep,
                 eq,
                 Some((fp, fq)),
-                dedicated,
-                pipelined,
+                Choices {
+                    dedicated,
+                    pipelined,
+                    xmm,
+                },
             )
             .expect("halves are always accepted")
     }
@@ -576,8 +634,17 @@ impl DualKey {
         dedicated: bool,
         pipelined: bool,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        self.tables
-            .pow_secret(Input::Wide(x), ep, eq, Some((fp, fq)), dedicated, pipelined)
+        self.tables.pow_secret(
+            Input::Wide(x),
+            ep,
+            eq,
+            Some((fp, fq)),
+            Choices {
+                dedicated,
+                pipelined,
+                xmm: xmm_chain(),
+            },
+        )
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
@@ -585,6 +652,18 @@ impl DualKey {
     pub fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
         self.tables.pow_public(bp, bq, exp, dedicated_sqr(self.nr))
     }
+}
+
+/// The kernel choices of one secret exponentiation (public: they follow
+/// from the CPU and the key's sizes).
+#[derive(Clone, Copy, Debug)]
+struct Choices {
+    /// The dedicated squaring, else the product.
+    dedicated: bool,
+    /// Quotient-pipelined where the key allows it.
+    pipelined: bool,
+    /// The quotient chain in xmm (`ifma::amm_dual_xmm`; not pipelined runs).
+    xmm: bool,
 }
 
 /// The base of a secret exponentiation: its residues, or one value below p q
@@ -607,8 +686,7 @@ trait DualTables: Send + Sync {
         ep: &[u64],
         eq: &[u64],
         factors: Option<(&[u64], &[u64])>,
-        dedicated: bool,
-        pipelined: bool,
+        choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)>;
     fn pipelined(&self) -> bool;
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
@@ -706,7 +784,7 @@ impl<const NR: usize> Tables<NR> {
         ep: &[u64],
         eq: &[u64],
         factors: Option<(&[u64], &[u64])>,
-        dedicated: bool,
+        choices: Choices,
     ) -> (Vec<u64>, Vec<u64>) {
         // The entry product's second operand: R^2, or f R^2 for factors f.
         let mut entry = *rr;
@@ -765,7 +843,9 @@ impl<const NR: usize> Tables<NR> {
             }
         }
         // SAFETY: as above.
-        let y = unsafe { ifma::pow_dual::<NR, PIPE>(m, &self.m, &first, rr, ep, eq, dedicated) };
+        let y = unsafe {
+            ifma::pow_dual::<NR, PIPE>(m, &self.m, &first, rr, ep, eq, choices.dedicated, choices.xmm)
+        };
         first.zeroize();
         entry.zeroize();
         self.results(y)
@@ -779,23 +859,22 @@ impl<const NR: usize> DualTables for Tables<NR> {
         ep: &[u64],
         eq: &[u64],
         factors: Option<(&[u64], &[u64])>,
-        dedicated: bool,
-        pipelined: bool,
+        choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
         // The margin a wide input needs below R: the run's modulus's bits + 5
         // (a pipelined modulus has up to 104 bits more). Public sizes.
         let wide_ok = |extra: usize| self.p.bits.max(self.q.bits) + extra + 5 <= 52 * 4 * NR;
         let wide = matches!(input, Input::Wide(_));
         // A wide input too large for the pipelined modulus runs plain.
-        match (&self.pipe, pipelined) {
+        match (&self.pipe, choices.pipelined) {
             (Some(pipe), true) if !wide || wide_ok(portable52::PIPELINE_BITS) => {
-                Some(self.pow_secret_in::<true>(&pipe.m, &pipe.rr, input, ep, eq, factors, dedicated))
+                Some(self.pow_secret_in::<true>(&pipe.m, &pipe.rr, input, ep, eq, factors, choices))
             }
             _ => {
                 if wide && !wide_ok(0) {
                     return None;
                 }
-                Some(self.pow_secret_in::<false>(&self.m, &self.rr, input, ep, eq, factors, dedicated))
+                Some(self.pow_secret_in::<false>(&self.m, &self.rr, input, ep, eq, factors, choices))
             }
         }
     }
@@ -876,7 +955,24 @@ pub fn amm52_dual(
     sqr: bool,
     iters: usize,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
-    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, false)
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, false, false)
+}
+
+/// As [`amm52_dual`] with the quotient chain in xmm registers
+/// (`ifma::amm_dual_xmm`), on any CPU with the IFMA kernels: the same
+/// results bit for bit.
+#[allow(clippy::too_many_arguments)]
+pub fn amm52_dual_xmm(
+    p: &Ifma52Modulus,
+    ap: &[u64],
+    bp: &[u64],
+    q: &Ifma52Modulus,
+    aq: &[u64],
+    bq: &[u64],
+    sqr: bool,
+    iters: usize,
+) -> Option<(Vec<u64>, Vec<u64>)> {
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, false, true)
 }
 
 /// As [`amm52_dual`] with the quotient-pipelined kernel, mod the pipelined
@@ -894,7 +990,7 @@ pub fn amm52_dual_pipelined(
     sqr: bool,
     iters: usize,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
-    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, true)
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, true, false)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -908,6 +1004,7 @@ fn amm52_dual_in(
     sqr: bool,
     iters: usize,
     pipelined: bool,
+    xmm: bool,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
     let d = p.m.d;
     if !ifma_available() || q.m.d != d || iters == 0 {
@@ -935,11 +1032,13 @@ fn amm52_dual_in(
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
             unsafe {
-                match (sqr, pipelined) {
-                    (true, false) => ifma::amm_dual::<NR, true, false>(&mut y, &x, &x, &dm),
-                    (false, false) => ifma::amm_dual::<NR, false, false>(&mut y, &x, &b, &dm),
-                    (true, true) => ifma::amm_dual::<NR, true, true>(&mut y, &x, &x, &dm),
-                    (false, true) => ifma::amm_dual::<NR, false, true>(&mut y, &x, &b, &dm),
+                match (sqr, pipelined, xmm) {
+                    (true, false, false) => ifma::amm_dual::<NR, true, false>(&mut y, &x, &x, &dm),
+                    (false, false, false) => ifma::amm_dual::<NR, false, false>(&mut y, &x, &b, &dm),
+                    (true, true, _) => ifma::amm_dual::<NR, true, true>(&mut y, &x, &x, &dm),
+                    (false, true, _) => ifma::amm_dual::<NR, false, true>(&mut y, &x, &b, &dm),
+                    (true, false, true) => ifma::amm_dual_xmm::<NR, true>(&mut y, &x, &x, &dm),
+                    (false, false, true) => ifma::amm_dual_xmm::<NR, false>(&mut y, &x, &b, &dm),
                 }
             }
             x = y;
