@@ -65,10 +65,10 @@
 //! is one 128-bit extract of the window (in place of the broadcast), and
 //! y is broadcast once a step for the N part, off the chain. The terms and
 //! results are those of the broadcast form, bit for bit. AMD Zen 4 (family
-//! 25 model 17), `kernel_bench chain`, two runs: 20-digit product 161.9
-//! against 172.3-173.4 ns, square 149.8 against 156.3-156.5, 40 digits
-//! 575 / 526 against 600 / 548 ns; RSA-2048 dual exponentiation 193-196
-//! against 206-209 us, RSA-4096 1266-1280 against 1336-1351 us. At 32
+//! 25 model 17), `kernel_bench chain` (docs/BENCHMARKS.md, twentieth
+//! session): 20-digit product 161.7 against 172.6 ns, square 148.8 against
+//! 157.1, 40 digits 575 / 528 against 601 / 547 ns; RSA-2048 dual
+//! exponentiation 194 against 207 us, RSA-4096 1266 against 1335 us. At 32
 //! digits the square was 1-2% slower, and the pipelined chain (shift and
 //! add, one IFMA) measured slower in xmm (RSA-3072 606 against 595 us), so
 //! the pipelined form keeps the broadcast chain. `super::xmm_chain` picks
