@@ -471,21 +471,21 @@ pub fn run(args: SpeedArgs) -> i32 {
     if !choices.is_empty() {
         text += &format!(" (IFMA squaring: {})", choices.join(", "));
     }
-    let piped: Vec<String> = rows
-        .iter()
-        .filter(|r| squaring(r).is_some() && pipelined(r))
-        .map(|r| format!("{} bits", r.bits))
-        .collect();
+    // The sizes of the rows that run the dual kernel and where `pred` holds.
+    let sizes_where = |pred: &dyn Fn(&Row) -> bool| {
+        rows.iter()
+            .filter(|r| squaring(r).is_some() && pred(r))
+            .map(|r| format!("{} bits", r.bits))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let piped = sizes_where(&pipelined);
     if !piped.is_empty() {
-        text += &format!(" (quotient-pipelined: {})", piped.join(", "));
+        text += &format!(" (quotient-pipelined: {piped})");
     }
-    let xmm: Vec<String> = rows
-        .iter()
-        .filter(|r| squaring(r).is_some() && xmm_chain(r))
-        .map(|r| format!("{} bits", r.bits))
-        .collect();
+    let xmm = sizes_where(&xmm_chain);
     if !xmm.is_empty() {
-        text += &format!(" (quotient chain in xmm: {})", xmm.join(", "));
+        text += &format!(" (quotient chain in xmm: {xmm})");
     }
     text += "\n";
     text += &format!(

@@ -61,13 +61,7 @@ mod bench {
     /// ns per dual product and per dual squaring (feedback chains of `it`
     /// products, best of `reps`) on two random d-digit moduli.
     fn dual_times(rng: &mut StdRng, d: usize, reps: usize, it: usize) -> (f64, f64) {
-        let bits = 52 * d as u64 - 2;
-        let s = (bits as usize).div_ceil(64);
-        let (np, nq) = (modulus(rng, bits), modulus(rng, bits));
-        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
-        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
-        let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
-        let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+        let (p, q, a, b) = dual_operands(rng, d);
         let run = |sqr: bool| {
             time(reps, 1, |_| {
                 black_box(x86::amm52_dual(&p, &a, &a, &q, &b, &b, sqr, it));
@@ -76,17 +70,37 @@ mod bench {
         (run(false), run(true))
     }
 
+    /// Two random moduli of d digits (52 d - 2 bits) and an operand below
+    /// each, in d radix-2^52 digits.
+    fn dual_operands(rng: &mut StdRng, d: usize) -> (Ifma52Modulus, Ifma52Modulus, Vec<u64>, Vec<u64>) {
+        let bits = 52 * d as u64 - 2;
+        let s = (bits as usize).div_ceil(64);
+        let (np, nq) = (modulus(rng, bits), modulus(rng, bits));
+        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+        let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
+        let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+        (p, q, a, b)
+    }
+
+    /// Two random `bits`-bit moduli (a multiple of 64) and their dual key.
+    fn dual_key(rng: &mut StdRng, bits: u64) -> (BigUint, BigUint, x86::DualKey) {
+        let s = (bits / 64) as usize;
+        let (np, nq) = (modulus(rng, bits), modulus(rng, bits));
+        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+        let key = x86::DualKey::new(&p, &q).unwrap();
+        (np, nq, key)
+    }
+
     /// `kernel_bench pipe`: us per dual secret exponentiation (both CRT
     /// halves of RSA-3072: 1536-bit primes, 1536-bit exponents, blinded
     /// entry), plain and quotient-pipelined, with each squaring; best of 15
     /// batches of 20.
     fn pipe() {
         let mut rng = StdRng::seed_from_u64(9);
-        let (bits, s) = (1536u64, 24usize);
-        let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
-        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
-        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
-        let key = x86::DualKey::new(&p, &q).unwrap();
+        let s = 24usize;
+        let (np, nq, key) = dual_key(&mut rng, 1536);
         assert!(key.pipelined());
         let (bp, bq) = (
             limbs(&rng.gen_biguint_below(&np), s),
@@ -127,10 +141,7 @@ mod bench {
         let mut rng = StdRng::seed_from_u64(11);
         for bits in [1024u64, 1536, 2048] {
             let s = (bits / 64) as usize;
-            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
-            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
-            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
-            let key = x86::DualKey::new(&p, &q).unwrap();
+            let (np, nq, key) = dual_key(&mut rng, bits);
             let b: Vec<Vec<u64>> = [&np, &nq, &np, &nq]
                 .iter()
                 .map(|n| limbs(&rng.gen_biguint_below(n), s))
@@ -167,13 +178,7 @@ mod bench {
             "d", "zmm mul", "xmm mul", "zmm sqr", "xmm sqr"
         );
         for d in [20usize, 32, 40] {
-            let bits = 52 * d as u64 - 2;
-            let s = (bits as usize).div_ceil(64);
-            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
-            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
-            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
-            let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&np), s), d);
-            let b = portable52::to_digits(&limbs(&rng.gen_biguint_below(&nq), s), d);
+            let (p, q, a, b) = dual_operands(&mut rng, d);
             let it = 2000;
             let run = |sqr: bool, xmm: bool| {
                 time(101, 1, |_| {
@@ -195,10 +200,7 @@ mod bench {
         println!("{:>8} {:>9} {:>9}", "RSA", "zmm us", "xmm us");
         for bits in [1024u64, 1536, 2048] {
             let s = (bits / 64) as usize;
-            let (np, nq) = (modulus(&mut rng, bits), modulus(&mut rng, bits));
-            let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
-            let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
-            let key = x86::DualKey::new(&p, &q).unwrap();
+            let (np, nq, key) = dual_key(&mut rng, bits);
             let (bp, bq) = (
                 limbs(&rng.gen_biguint_below(&np), s),
                 limbs(&rng.gen_biguint_below(&nq), s),

@@ -716,7 +716,7 @@ const SQR_RUN_MIN_NR: usize = STRAIGHT_MAX_NR + 1;
 /// (the result is in `x` for an even count, in `y` for an odd one), with
 /// the dedicated squaring or the product as `dedicated` says. From
 /// [`SQR_RUN_MIN_NR`] registers up the dedicated squaring's body runs
-/// inlined in one loop; else each square is a call of [`sqr_dual`]. Same
+/// inlined in one loop; else each square is a call ([`sqr_form`]). Same
 /// preconditions as [`amm_dual`].
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 fn sqr_run<const NR: usize, const PIPE: bool, const XMM: bool>(
@@ -745,7 +745,7 @@ fn sqr_run<const NR: usize, const PIPE: bool, const XMM: bool>(
 /// [`sqr_run`]).
 ///
 /// # Safety
-/// Call only from functions that enable AVX-512F and AVX-512IFMA.
+/// Call only from functions that enable AVX-512F, AVX-512IFMA and AVX-512VL.
 #[inline(always)]
 #[allow(unused_unsafe)] // the macros' own `unsafe` blocks, inside this one
 unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool, const XMM: bool>(
@@ -940,7 +940,7 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool, cons
 /// longer fit the 32 registers).
 ///
 /// # Safety
-/// Call only where AVX-512F and AVX-512IFMA are available.
+/// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub fn sqr_dual<const NR: usize, const PIPE: bool>(
     out: &mut Lanes<NR>,
@@ -948,11 +948,7 @@ pub fn sqr_dual<const NR: usize, const PIPE: bool>(
     m: &DualMod<NR>,
     dedicated: bool,
 ) {
-    if dedicated {
-        amm_dual::<NR, true, PIPE>(out, a, a, m);
-    } else {
-        amm_dual::<NR, false, PIPE>(out, a, a, m);
-    }
+    sqr_form::<NR, PIPE, false>(out, a, m, dedicated);
 }
 
 /// `k`, through an empty asm statement in a mask register: the compiler
@@ -1123,7 +1119,7 @@ fn gather<const NR: usize>(out: &mut Lanes<NR>, table: &[Lanes<NR>], wp: u64, wq
 /// `super::xmm_chain`); a pipelined one ignores it.
 ///
 /// # Safety
-/// Call only where AVX-512F and AVX-512IFMA are available.
+/// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 #[allow(clippy::too_many_arguments)]
 pub fn pow_dual<const NR: usize, const PIPE: bool>(
@@ -1213,7 +1209,7 @@ pub fn pow_dual_in<const NR: usize, const PIPE: bool, const XMM: bool>(
 /// 1 (per half at most m, not yet fully reduced), like [`pow_dual`].
 ///
 /// # Safety
-/// Call only where AVX-512F and AVX-512IFMA are available.
+/// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub fn pow_dual_public<const NR: usize>(
     m: &DualMod<NR>,

@@ -112,19 +112,17 @@ pub fn ifma_available() -> bool {
 /// stays in zmm, the form those CPUs were tuned with. Public data only.
 pub fn xmm_chain() -> bool {
     static XMM: OnceLock<bool> = OnceLock::new();
-    *XMM.get_or_init(|| {
-        ifma_available() && cpu_vendor_family().is_some_and(|(amd, family)| amd && family == 25)
-    })
+    *XMM.get_or_init(|| ifma_available() && cpu_vendor_family() == (true, 25))
 }
 
 /// (vendor is AMD, family with the extended field) from CPUID.
-fn cpu_vendor_family() -> Option<(bool, u32)> {
+fn cpu_vendor_family() -> (bool, u32) {
     use core::arch::x86_64::__cpuid;
     // SAFETY: CPUID exists on every x86-64 CPU; leaves 0 and 1 always exist.
     #[allow(unused_unsafe)]
     let (l0, eax) = unsafe { (__cpuid(0), __cpuid(1).eax) };
     let amd = (l0.ebx, l0.edx, l0.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
-    Some((amd, family_of(eax)))
+    (amd, family_of(eax))
 }
 
 /// The family in CPUID leaf 1's eax, the extended field added for base family 0xf.
@@ -564,7 +562,8 @@ impl DualKey {
                 None,
                 Choices {
                     dedicated,
-                    ..self.choices()
+                    pipelined: true,
+                    xmm: xmm_chain(),
                 },
             )
             .expect("halves are always accepted")
@@ -955,7 +954,7 @@ pub fn amm52_dual(
     sqr: bool,
     iters: usize,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
-    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, false, false)
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, Form::Plain)
 }
 
 /// As [`amm52_dual`] with the quotient chain in xmm registers
@@ -972,7 +971,7 @@ pub fn amm52_dual_xmm(
     sqr: bool,
     iters: usize,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
-    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, false, true)
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, Form::Xmm)
 }
 
 /// As [`amm52_dual`] with the quotient-pipelined kernel, mod the pipelined
@@ -990,7 +989,18 @@ pub fn amm52_dual_pipelined(
     sqr: bool,
     iters: usize,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
-    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, true, false)
+    amm52_dual_in(p, ap, bp, q, aq, bq, sqr, iters, Form::Pipelined)
+}
+
+/// Which dual kernel [`amm52_dual_in`] runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `ifma::amm_dual`, not pipelined.
+    Plain,
+    /// `ifma::amm_dual` on the pipelined moduli.
+    Pipelined,
+    /// `ifma::amm_dual_xmm` (not pipelined).
+    Xmm,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1003,8 +1013,7 @@ fn amm52_dual_in(
     bq: &[u64],
     sqr: bool,
     iters: usize,
-    pipelined: bool,
-    xmm: bool,
+    form: Form,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
     let d = p.m.d;
     if !ifma_available() || q.m.d != d || iters == 0 {
@@ -1016,7 +1025,7 @@ fn amm52_dual_in(
     {
         return None;
     }
-    let pipe = if pipelined {
+    let pipe = if form == Form::Pipelined {
         Some((p.m.pipelined()?, q.m.pipelined()?))
     } else {
         None
@@ -1032,13 +1041,13 @@ fn amm52_dual_in(
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
             unsafe {
-                match (sqr, pipelined, xmm) {
-                    (true, false, false) => ifma::amm_dual::<NR, true, false>(&mut y, &x, &x, &dm),
-                    (false, false, false) => ifma::amm_dual::<NR, false, false>(&mut y, &x, &b, &dm),
-                    (true, true, _) => ifma::amm_dual::<NR, true, true>(&mut y, &x, &x, &dm),
-                    (false, true, _) => ifma::amm_dual::<NR, false, true>(&mut y, &x, &b, &dm),
-                    (true, false, true) => ifma::amm_dual_xmm::<NR, true>(&mut y, &x, &x, &dm),
-                    (false, false, true) => ifma::amm_dual_xmm::<NR, false>(&mut y, &x, &b, &dm),
+                match (sqr, form) {
+                    (true, Form::Plain) => ifma::amm_dual::<NR, true, false>(&mut y, &x, &x, &dm),
+                    (false, Form::Plain) => ifma::amm_dual::<NR, false, false>(&mut y, &x, &b, &dm),
+                    (true, Form::Pipelined) => ifma::amm_dual::<NR, true, true>(&mut y, &x, &x, &dm),
+                    (false, Form::Pipelined) => ifma::amm_dual::<NR, false, true>(&mut y, &x, &b, &dm),
+                    (true, Form::Xmm) => ifma::amm_dual_xmm::<NR, true>(&mut y, &x, &x, &dm),
+                    (false, Form::Xmm) => ifma::amm_dual_xmm::<NR, false>(&mut y, &x, &b, &dm),
                 }
             }
             x = y;
