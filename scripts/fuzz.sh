@@ -10,7 +10,9 @@
 # fuzz/corpus/TARGET (not committed; it grows from run to run). Built with
 # debug assertions and overflow checks (cargo fuzz -a) and the sanitizer
 # REDC_FUZZ_SANITIZER (cargo fuzz -s: address by default; none, for the
-# short run of scripts/test.sh, see there).
+# short run of scripts/test.sh, see there). REDC_FUZZ_OPT_LEVEL sets the
+# optimisation level of the fuzz build (default 3, cargo-fuzz's own; the
+# short run of scripts/test.sh uses 1, see there).
 #
 # A crash, a timeout (one input over 10 s) or running out of memory fails the
 # target: libFuzzer's input is copied to fuzz/regressions/TARGET/, which
@@ -31,6 +33,13 @@ shift
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(private_key public_key verify decrypt cli_args)
 sanitizer="${REDC_FUZZ_SANITIZER:-address}"
+opt_level="${REDC_FUZZ_OPT_LEVEL:-3}"
+if ! [[ "$opt_level" =~ ^[0-3]$ ]]; then
+    echo "fuzz.sh: REDC_FUZZ_OPT_LEVEL must be 0-3, not '$opt_level'" >&2
+    exit 2
+fi
+# cargo-fuzz builds the release profile; Cargo reads its level from here.
+export CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt_level"
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
     if command -v rustup >/dev/null 2>&1; then
@@ -46,7 +55,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     cargo install cargo-fuzz --locked >/dev/null
 fi
 
-echo "fuzz.sh: building ${targets[*]} (nightly, sanitizer: $sanitizer, debug assertions)"
+echo "fuzz.sh: building ${targets[*]} (nightly, sanitizer: $sanitizer, opt-level $opt_level, debug assertions)"
 for t in "${targets[@]}"; do
     if ! out=$(cargo +nightly fuzz build -a -s "$sanitizer" "$t" 2>&1); then
         echo "$out" | tail -n 30 >&2
