@@ -188,13 +188,16 @@ const STRAIGHT_MAX_NR: usize = 8;
 
 /// Whether groups are written out at all (up to [`STRAIGHT_MAX_NR`]) and
 /// squares get a copy per group in the loop above it. Not in the library's
-/// own unit-test build (`cfg(test)`): there every register count runs the
-/// loop, squares with g at run time. The results are the same, and that
-/// build, which CI compiles beside the library as shipped, took 136 s
-/// against 230 s (AMD EPYC Zen 4, `cargo test -p redc --lib --no-run`).
-/// The integration tests, the benchmarks and every binary use the library
-/// as shipped, written out.
-const WRITTEN_OUT: bool = !cfg!(test);
+/// own unit-test build (`cfg(test)`) nor in the fuzz targets' (`cfg(fuzzing)`,
+/// set by cargo-fuzz): there every register count runs the loop, squares
+/// with g at run time. The results are the same, bit for bit, and those
+/// builds are CI's: `cargo test -p redc --lib --no-run` took 136 s against
+/// 230 s on AMD EPYC Zen 4 and 138 s against 235 s on the Intel Xeon
+/// (family 6 model 207); the fuzz build's redc at opt-level 1, 132 s
+/// against 168 s (Intel). The integration tests, the benchmarks, the
+/// constant-time harnesses and every binary use the library as shipped,
+/// written out.
+const WRITTEN_OUT: bool = !cfg!(test) && !cfg!(fuzzing);
 
 /// A dual operand: register r, lane 2k + h = digit 4r + k of half h (0 = p, 1 = q).
 #[repr(C, align(64))]
