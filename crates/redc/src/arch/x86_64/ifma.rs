@@ -905,7 +905,7 @@ unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE: bool, cons
                 let m = rows(g);
                 if SQR && WRITTEN_OUT {
                     // A copy per group, g a constant in each (as above), within
-                    // the loop. (Not in the unit-test build: see `WRITTEN_OUT`.)
+                    // the loop. (Not in the unit-test and fuzz builds: see `WRITTEN_OUT`.)
                     match g {
                         0 => group!(0, m),
                         1 => group!(1, m),
