@@ -125,6 +125,12 @@ pub fn main() -> ! {
         Ok(cli) => cli,
         Err(e) => exit_on_parse_error(e, &args),
     };
+    // REDC_KERNEL, REDC_CPU_DISABLE and REDC_FORCE_PORTABLE take fixed
+    // values: an unknown one is refused before any command runs.
+    if let Some(msg) = redc::arch::select::settings_error() {
+        eprintln!("redc: {msg}");
+        std::process::exit(2);
+    }
     let status = match cli.command {
         Command::Genrsa(args) => rsa_cmds::genrsa(args),
         Command::Pubout(args) => rsa_cmds::pubout(args),

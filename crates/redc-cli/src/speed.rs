@@ -332,6 +332,11 @@ pub fn run(args: SpeedArgs) -> i32 {
     }
     progress.done();
     let kernel = redc::exp::kernel_name();
+    let family = redc::arch::select::KernelFamily::chosen().name();
+    let disabled: Vec<&str> = redc::arch::select::cpu_disabled()
+        .iter()
+        .map(|f| f.name())
+        .collect();
     let cpu = redc::arch::select::cpu_model();
     let redc_method = format!(
         "in process: RsaPrivateKey::sign_pkcs1v15 / RsaPublicKey::verify_pkcs1v15 (SHA-256, PKCS#1 v1.5, blinding and fault check), kernel {kernel}"
@@ -421,7 +426,8 @@ pub fn run(args: SpeedArgs) -> i32 {
             .map(|r| {
                 let mut o = serde_json::json!({
                     "bits": r.bits, "op": r.op, "ops_per_sec": round1(r.redc.median),
-                    "us_per_op": round1(1e6 * threads as f64 / r.redc.median), "kernel": kernel, "cpu": cpu,
+                    "us_per_op": round1(1e6 * threads as f64 / r.redc.median), "kernel": kernel,
+                    "kernel_family": family, "cpu_disabled": disabled, "cpu": cpu,
                     "threads": threads, "min_ops_per_sec": round1(r.redc.min),
                     "max_ops_per_sec": round1(r.redc.max), "batches": r.redc.batches,
                     "method": redc_method, "warm_up": WARM_UP,
@@ -460,9 +466,17 @@ pub fn run(args: SpeedArgs) -> i32 {
         return 0;
     }
     let mut text = format!(
-        "RSA PKCS#1 v1.5 SHA-256, {threads} thread{} (aggregate ops/s), median of ~50 ms batches over {}s per row after a warm-up of {WARM_UP}\nCPU: {cpu}; redc kernel: {kernel}",
+        "RSA PKCS#1 v1.5 SHA-256, {threads} thread{} (aggregate ops/s), median of ~50 ms batches over {}s per row after a warm-up of {WARM_UP}\nCPU: {cpu}; redc kernel: {kernel} (family {family}){}",
         if threads == 1 { "" } else { "s" },
-        args.seconds
+        args.seconds,
+        if disabled.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; REDC_CPU_DISABLE hides {} (a masked CPU is a proxy for an older one)",
+                disabled.join(", ")
+            )
+        }
     );
     let choices: Vec<String> = rows
         .iter()

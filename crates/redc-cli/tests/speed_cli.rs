@@ -238,3 +238,61 @@ fn redc_links_no_openssl() {
     assert!(libs.contains("libc.so"), "{libs}");
     assert!(!libs.contains("libssl") && !libs.contains("libcrypto"), "{libs}");
 }
+
+/// `REDC_CPU_DISABLE` is a contract: each word hides its feature (with the
+/// implied ones) from dispatch and the report, and the JSON rows say which.
+#[test]
+fn cpu_mask_reaches_the_kernel_report() {
+    let args = ["speed", "--bits", "1024", "--seconds", "0.05", "--json"];
+    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "ifma")]));
+    assert!(!rows.is_empty());
+    for r in &rows {
+        assert_eq!(r["cpu_disabled"], serde_json::json!(["ifma"]), "{r}");
+        let kernel = r["kernel"].as_str().unwrap();
+        assert!(!kernel.contains("ifma"), "IFMA masked, yet kernel {kernel}");
+        assert_ne!(r["kernel_family"], "ifma", "{r}");
+    }
+    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "ifma,avx512")]));
+    assert_eq!(rows[0]["cpu_disabled"], serde_json::json!(["ifma", "avx512"]));
+    // avx512 implies ifma.
+    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "avx512")]));
+    assert_eq!(rows[0]["cpu_disabled"], serde_json::json!(["ifma", "avx512"]));
+    // Everything hidden: the portable family, whatever the CPU has.
+    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "ifma,avx512,avx2,adx")]));
+    assert_eq!(rows[0]["kernel"], "portable");
+    assert_eq!(rows[0]["kernel_family"], "portable");
+    // Nothing hidden: an empty list.
+    let rows = json(&redc(&args, &[]));
+    assert_eq!(rows[0]["cpu_disabled"], serde_json::json!([]));
+    // The text header names the family and the mask.
+    let o = redc(&args[..5], &[("REDC_CPU_DISABLE", "adx")]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        text.contains("(family ") && text.contains("REDC_CPU_DISABLE hides adx"),
+        "{text}"
+    );
+}
+
+/// Unknown values of the fixed-value settings are refused with one line and
+/// status 2 before any command runs, whatever the command.
+#[test]
+fn unknown_settings_are_refused_with_one_line() {
+    for (var, value, named) in [
+        ("REDC_CPU_DISABLE", "ifma,sse9", "sse9"),
+        ("REDC_KERNEL", "bogus", "bogus"),
+        ("REDC_FORCE_PORTABLE", "yes", "yes"),
+    ] {
+        for args in [
+            &["speed", "--bits", "1024", "--seconds", "0.05"][..],
+            &["mont", "--list"][..],
+        ] {
+            let o = redc(args, &[(var, value)]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{var}={value} {args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(var) && err.contains(named), "{err}");
+            assert!(o.stdout.is_empty());
+        }
+    }
+}

@@ -78,6 +78,7 @@ macro_rules! for_r {
 
 pub mod adx;
 pub mod adx_band;
+pub mod cpu;
 pub mod ifma;
 pub mod ifma_mb8;
 pub mod ifma_single;
@@ -91,103 +92,8 @@ use crate::arch::select::{self, Request, SqrChoice};
 
 use ifma::{DualMod, Lanes, MAX_NR};
 
-/// True when this CPU has AVX-512F + AVX-512IFMA and the kernel request
-/// ([`select::request`]) allows IFMA. AVX-512VL too: the dual kernel's
-/// quotient chain can run in xmm registers ([`xmm_chain`]); every CPU with
-/// IFMA so far has VL. Cached.
-pub fn ifma_available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        matches!(select::request(), Request::Auto | Request::Ifma(_))
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512ifma")
-            && is_x86_feature_detected!("avx512vl")
-    })
-}
-
-/// Whether the dual kernel's secret exponentiation keeps its quotient chain
-/// in xmm registers (`ifma::amm_dual_xmm`): on CPUs that run a zmm
-/// instruction as two 256-bit halves (AMD family 25, Zen 4), where an xmm
-/// IFMA takes half the multiplier time of a zmm one. Elsewhere the chain
-/// stays in zmm, the form those CPUs were tuned with. Public data only.
-pub fn xmm_chain() -> bool {
-    static XMM: OnceLock<bool> = OnceLock::new();
-    *XMM.get_or_init(|| ifma_available() && cpu_vendor_family() == (true, 25))
-}
-
-/// (vendor is AMD, family with the extended field) from CPUID.
-fn cpu_vendor_family() -> (bool, u32) {
-    use core::arch::x86_64::__cpuid;
-    // SAFETY: CPUID exists on every x86-64 CPU; leaves 0 and 1 always exist.
-    #[allow(unused_unsafe)]
-    let (l0, eax) = unsafe { (__cpuid(0), __cpuid(1).eax) };
-    let amd = (l0.ebx, l0.edx, l0.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
-    (amd, family_of(eax))
-}
-
-/// The family in CPUID leaf 1's eax, the extended field added for base family 0xf.
-fn family_of(eax: u32) -> u32 {
-    let base_family = (eax >> 8) & 0xf;
-    if base_family == 0xf {
-        base_family + ((eax >> 20) & 0xff)
-    } else {
-        base_family
-    }
-}
-
-/// True when BMI2 + ADX are present and the kernel request allows them. Cached.
-pub fn adx_available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        select::request() != Request::Portable
-            && is_x86_feature_detected!("bmi2")
-            && is_x86_feature_detected!("adx")
-    })
-}
-
-/// Panics unless the CPU has BMI2 and ADX: the guard of every safe entry
-/// to the MULX/ADX asm ([`adx`], [`adx_band`]). The cached
-/// [`adx_available`] answers first; the detection itself covers a kernel
-/// request that turned the ADX path off while a test still calls it.
-pub(crate) fn require_bmi2_adx() {
-    assert!(adx_available() || (is_x86_feature_detected!("bmi2") && is_x86_feature_detected!("adx")));
-}
-
-/// The CPUID brand string ("AMD EPYC 9R14 ...", "Intel(R) Xeon(R) ..."), if the CPU has one.
-pub fn brand_string() -> Option<String> {
-    use core::arch::x86_64::__cpuid;
-    // SAFETY: CPUID exists on every x86-64 CPU; leaf 0x8000_0000 reports the
-    // highest extended leaf, and 0x8000_0002..=4 are read only when present.
-    #[allow(unused_unsafe)]
-    let bytes: Vec<u8> = unsafe {
-        if __cpuid(0x8000_0000).eax < 0x8000_0004 {
-            return None;
-        }
-        (0x8000_0002u32..=0x8000_0004)
-            .flat_map(|leaf| {
-                let r = __cpuid(leaf);
-                [r.eax, r.ebx, r.ecx, r.edx]
-                    .into_iter()
-                    .flat_map(u32::to_le_bytes)
-            })
-            .collect()
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    let text = text.trim_matches(char::from(0)).trim();
-    // Family and model (leaf 1, with the extended fields): a virtual machine's
-    // brand string is often generic ("Intel(R) Xeon(R) Processor").
-    // SAFETY: leaf 1 exists on every x86-64 CPU.
-    #[allow(unused_unsafe)]
-    let eax = unsafe { __cpuid(1).eax };
-    let base_family = (eax >> 8) & 0xf;
-    let family = family_of(eax);
-    let model = if base_family == 0x6 || base_family == 0xf {
-        ((eax >> 4) & 0xf) | (((eax >> 16) & 0xf) << 4)
-    } else {
-        (eax >> 4) & 0xf
-    };
-    (!text.is_empty()).then(|| format!("{text} (family {family} model {model})"))
-}
+pub(crate) use cpu::require_bmi2_adx;
+pub use cpu::{adx_available, avx2_available, brand_string, ifma_available, xmm_chain};
 
 /// An odd modulus prepared for IFMA radix-2^52 exponentiation: its
 /// digits, k0 = -n^-1 mod 2^52 and R^2 mod n with R = 2^(52 d), where
@@ -1422,9 +1328,7 @@ pub fn sqr52_mb8(
 /// portable gather, so the same constant-time argument: every entry is read
 /// and the digit only makes masks.
 pub fn gather_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    let avx2 =
-        *AVAILABLE.get_or_init(|| select::request() != Request::Portable && is_x86_feature_detected!("avx2"));
+    let avx2 = avx2_available();
     if avx2 {
         // SAFETY: AVX2 was detected above.
         unsafe { gather_with_avx2(out, table, digit, s) };
