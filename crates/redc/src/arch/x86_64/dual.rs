@@ -1,0 +1,473 @@
+//! [`DualKey`]: one CRT pair's tables for the dual IFMA kernel
+//! ([`super::ifma`]) and the secret exponentiations over them, with the
+//! kernel [`Choices`] of each run. Secrets: the primes (in the tables,
+//! wiped on drop), the bases and the exponents; only the primes' sizes and
+//! the exponents' lengths steer the work.
+
+use zeroize::Zeroize;
+
+use crate::arch::portable52::{self, Modulus52};
+
+use super::ifma::{self, DualMod, Lanes};
+use super::*;
+
+/// The tables of the dual kernel for one CRT pair (p, q): the moduli
+/// interleaved lane by lane with their shifted copies (`DualMod`), R^2 per
+/// half interleaved, and each half's radix-2^52 constants. Built once per
+/// key (at load) and read by every private operation, so a signature
+/// rebuilds nothing that belongs to the key. Wiped on drop (the primes are
+/// secret).
+pub struct DualKey {
+    tables: Box<dyn DualTables>,
+    /// Register count (public: the primes' size).
+    nr: usize,
+}
+
+impl core::fmt::Debug for DualKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DualKey").finish_non_exhaustive()
+    }
+}
+
+impl DualKey {
+    /// The tables of (p, q), or None when IFMA is unavailable or p and q
+    /// need different digit counts (e.g. 1024 and 1100 bits). The setup is
+    /// constant time in the primes' values.
+    pub fn new(p: &Ifma52Modulus, q: &Ifma52Modulus) -> Option<DualKey> {
+        if !ifma_available() || p.m.d != q.m.d {
+            return None;
+        }
+        let pipe = match (p.m.pipelined(), q.m.pipelined()) {
+            (Some(pp), Some(pq)) => Some((pp, pq)),
+            _ => None,
+        };
+        let tables: Box<dyn DualTables> = with_nr!(p.m.d.div_ceil(4), NR => Box::new(Tables::<NR> {
+            m: DualMod::new(&p.m, &q.m),
+            rr: Lanes::interleave(&p.m.rr, &q.m.rr),
+            pipe: pipe.as_ref().map(|(pp, pq)| Box::new(Pipe {
+                m: DualMod::pipelined(pp, pq),
+                rr: Lanes::interleave(&pp.rr, &pq.rr),
+            })),
+            p: p.m.clone(),
+            q: q.m.clone(),
+            _fill: [0; TABLES_FILL],
+        }));
+        Some(DualKey {
+            tables,
+            nr: p.m.d.div_ceil(4),
+        })
+    }
+
+    /// `(bp^ep mod p, bq^eq mod q)`, fully reduced, in p's and q's trimmed
+    /// limb counts; `bp < p`, `bq < q`. Constant time in bases and exponents
+    /// (fixed 5-bit windows, every table entry read on every lookup); the
+    /// exponents' LENGTHS are public and may differ.
+    pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        self.tables
+            .pow_secret(Input::Halves(bp, bq), ep, eq, None, self.choices())
+            .expect("halves are always accepted")
+    }
+
+    /// Whether the secret exponentiations run quotient-pipelined (the
+    /// primes leave the 104 bits of margin in their digit count that it
+    /// needs: RSA-3072, not RSA-2048 or RSA-4096; see `ifma`, "Quotient
+    /// pipelining"). Public: depends on the primes' sizes only.
+    pub fn pipelined(&self) -> bool {
+        self.tables.pipelined()
+    }
+
+    /// This CPU's kernel choices for this key's register count.
+    fn choices(&self) -> Choices {
+        Choices {
+            dedicated: dedicated_sqr(self.nr),
+            pipelined: true,
+            xmm: xmm_chain(),
+        }
+    }
+
+    /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`, as [`DualKey::pow_secret`]: the
+    /// factors (blinding factors, `fp < p`, `fq < q`, each in its prime's
+    /// limb count) enter the bases inside the kernel, in the product that
+    /// puts each base in the Montgomery domain, at the cost of two dual
+    /// products (f R, f R^2) instead of a product mod n before the run.
+    pub fn pow_secret_blinded(
+        &self,
+        bp: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+    ) -> (Vec<u64>, Vec<u64>) {
+        self.tables
+            .pow_secret(Input::Halves(bp, bq), ep, eq, Some((fp, fq)), self.choices())
+            .expect("halves are always accepted")
+    }
+
+    /// As [`DualKey::pow_secret_blinded`] with the input x < p q not yet
+    /// reduced (n's limbs): x = x_lo + x_hi R (R = 2^(52 d)), so x f R =
+    /// amm(x_lo, f R^2) + amm(x_hi, f R^3) mod each prime, three dual
+    /// products (f R^3 included) in place of the reductions of x into p and
+    /// q. None where the primes leave less margin in their digit count than
+    /// this needs (5 bits plain, 109 pipelined: see [`ifma::pow_dual`] on its
+    /// first entry); RSA-2048, -3072 and -4096 primes have it. Panics if x
+    /// has bits at or above 2^(104 d - 10) (x < p q never has).
+    pub fn pow_secret_blinded_wide(
+        &self,
+        x: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        self.tables
+            .pow_secret(Input::Wide(x), ep, eq, Some((fp, fq)), self.choices())
+    }
+
+    /// [`DualKey::pow_secret`] with the squaring chosen by the caller
+    /// (`dedicated`: the dedicated squaring, else the product): both kernel
+    /// candidates, for tests and benchmarks.
+    pub fn pow_secret_with_sqr(
+        &self,
+        bp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
+        self.tables
+            .pow_secret(
+                Input::Halves(bp, bq),
+                ep,
+                eq,
+                None,
+                Choices {
+                    dedicated,
+                    pipelined: true,
+                    xmm: xmm_chain(),
+                },
+            )
+            .expect("halves are always accepted")
+    }
+
+    /// [`DualKey::pow_secret_blinded`] with the kernel choices made by the
+    /// caller: the squaring (`dedicated`) and whether to run pipelined where
+    /// the key allows it (`pipelined`; false always runs the plain form).
+    /// The chain's form is this CPU's ([`xmm_chain`]). For tests and
+    /// benchmarks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_secret_with(
+        &self,
+        bp: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+        pipelined: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
+        self.pow_secret_with_chain(bp, fp, ep, bq, fq, eq, dedicated, pipelined, xmm_chain())
+    }
+
+    /// [`DualKey::pow_secret_with`] with the chain's form chosen too: `xmm`
+    /// runs the plain (not pipelined) form's quotient chain in xmm registers
+    /// (`ifma::amm_dual_xmm`), on any CPU. For tests and benchmarks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_secret_with_chain(
+        &self,
+        bp: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        bq: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+        pipelined: bool,
+        xmm: bool,
+    ) -> (Vec<u64>, Vec<u64>) {
+        self.tables
+            .pow_secret(
+                Input::Halves(bp, bq),
+                ep,
+                eq,
+                Some((fp, fq)),
+                Choices {
+                    dedicated,
+                    pipelined,
+                    xmm,
+                },
+            )
+            .expect("halves are always accepted")
+    }
+
+    /// [`DualKey::pow_secret_blinded_wide`] with the kernel choices made by
+    /// the caller, as [`DualKey::pow_secret_with`]. For tests and benchmarks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_secret_wide_with(
+        &self,
+        x: &[u64],
+        fp: &[u64],
+        ep: &[u64],
+        fq: &[u64],
+        eq: &[u64],
+        dedicated: bool,
+        pipelined: bool,
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        self.tables.pow_secret(
+            Input::Wide(x),
+            ep,
+            eq,
+            Some((fp, fq)),
+            Choices {
+                dedicated,
+                pipelined,
+                xmm: xmm_chain(),
+            },
+        )
+    }
+
+    /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
+    /// `exp` only, constant time in the bases), as [`DualKey::pow_secret`].
+    pub fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
+        self.tables.pow_public(bp, bq, exp, dedicated_sqr(self.nr))
+    }
+}
+
+/// The kernel choices of one secret exponentiation (public: they follow
+/// from the CPU and the key's sizes).
+#[derive(Clone, Copy, Debug)]
+struct Choices {
+    /// The dedicated squaring, else the product.
+    dedicated: bool,
+    /// Quotient-pipelined where the key allows it.
+    pipelined: bool,
+    /// The quotient chain in xmm (`ifma::amm_dual_xmm`; not pipelined runs).
+    xmm: bool,
+}
+
+/// The base of a secret exponentiation: its residues, or one value below p q
+/// (n's limbs) that the kernel reduces on entry.
+#[derive(Clone, Copy)]
+enum Input<'a> {
+    Halves(&'a [u64], &'a [u64]),
+    Wide(&'a [u64]),
+}
+
+/// The dual exponentiations over one register count's tables.
+trait DualTables: Send + Sync {
+    /// With `factors` (fp, fq): the bases times them (see
+    /// [`DualKey::pow_secret_blinded`]); `pipelined`: run pipelined where
+    /// the key allows it. None only for an `Input::Wide` the primes' sizes
+    /// leave no room for.
+    fn pow_secret(
+        &self,
+        input: Input<'_>,
+        ep: &[u64],
+        eq: &[u64],
+        factors: Option<(&[u64], &[u64])>,
+        choices: Choices,
+    ) -> Option<(Vec<u64>, Vec<u64>)>;
+    fn pipelined(&self) -> bool;
+    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
+}
+
+struct Tables<const NR: usize> {
+    m: DualMod<NR>,
+    rr: Lanes<NR>,
+    /// The pipelined moduli, where the primes' sizes allow them. Boxed: an
+    /// inline `None` would leave its payload's bytes uninitialised, i.e.
+    /// whatever the stack held (a prime's digits, say), in the freed block.
+    pipe: Option<Box<Pipe<NR>>>,
+    p: Modulus52,
+    q: Modulus52,
+    /// Zeros where the 64-byte alignment would otherwise leave padding:
+    /// padding is copied with the struct from the stack where it was built
+    /// (and may hold a prime's digits from an earlier frame) into the heap
+    /// block that outlives it (`tests/secret_scan.rs` finds such bytes).
+    _fill: [u64; TABLES_FILL],
+}
+
+/// Words of `Tables::_fill`: the fields after the two 64-byte aligned ones
+/// (the pipe's box, two `Modulus52`) rounded up to a multiple of 64 bytes.
+const TABLES_FILL: usize = (64 - (8 + 2 * core::mem::size_of::<Modulus52>()) % 64) % 64 / 8;
+
+// No padding left in `Tables` (for every register count: only the 64-byte
+// multiples of the aligned fields depend on NR).
+const _: () = {
+    use core::mem::size_of;
+    let rest = size_of::<Option<Box<Pipe<1>>>>() + 2 * size_of::<Modulus52>() + 8 * TABLES_FILL;
+    assert!(size_of::<Tables<1>>() == size_of::<DualMod<1>>() + size_of::<Lanes<1>>() + rest);
+    assert!(size_of::<Tables<10>>() == size_of::<DualMod<10>>() + size_of::<Lanes<10>>() + rest);
+};
+
+/// Both primes' pipelined forms M (`Modulus52::pipelined`) and R^2 mod M.
+struct Pipe<const NR: usize> {
+    m: DualMod<NR>,
+    rr: Lanes<NR>,
+}
+
+impl<const NR: usize> Drop for Tables<NR> {
+    fn drop(&mut self) {
+        self.rr.zeroize();
+    }
+}
+
+impl<const NR: usize> Drop for Pipe<NR> {
+    fn drop(&mut self) {
+        self.rr.zeroize();
+    }
+}
+
+impl<const NR: usize> Tables<NR> {
+    /// Both bases in the kernel's form: radix 2^52, interleaved.
+    fn bases(&self, bp: &[u64], bq: &[u64]) -> Lanes<NR> {
+        check_base_len(&self.p, bp);
+        check_base_len(&self.q, bq);
+        let d = self.p.d;
+        let mut dp = portable52::to_digits(bp, d);
+        let mut dq = portable52::to_digits(bq, d);
+        let base = Lanes::<NR>::interleave(&dp, &dq);
+        dp.zeroize();
+        dq.zeroize();
+        base
+    }
+
+    /// The kernel's result (per half below 2m) fully reduced, out of radix 2^52.
+    fn results(&self, mut y: Lanes<NR>) -> (Vec<u64>, Vec<u64>) {
+        let d = self.p.d;
+        let mut yp = y.half(0, d);
+        let mut yq = y.half(1, d);
+        portable52::final_reduce(&self.p, &mut yp);
+        portable52::final_reduce(&self.q, &mut yq);
+        let out = (
+            portable52::from_digits(&yp, self.p.limbs.len()),
+            portable52::from_digits(&yq, self.q.limbs.len()),
+        );
+        yp.zeroize();
+        yq.zeroize();
+        y.zeroize();
+        out
+    }
+}
+
+impl<const NR: usize> Tables<NR> {
+    /// The secret exponentiations with the run's modulus `m` (the primes, or
+    /// their pipelined forms when `PIPE`) and its `rr`; the last product is
+    /// by the primes themselves either way.
+    #[allow(clippy::too_many_arguments)]
+    fn pow_secret_in<const PIPE: bool>(
+        &self,
+        m: &DualMod<NR>,
+        rr: &Lanes<NR>,
+        input: Input<'_>,
+        ep: &[u64],
+        eq: &[u64],
+        factors: Option<(&[u64], &[u64])>,
+        choices: Choices,
+    ) -> (Vec<u64>, Vec<u64>) {
+        // The entry product's second operand: R^2, or f R^2 for factors f.
+        let mut entry = *rr;
+        if let Some((fp, fq)) = factors {
+            let mut f = self.bases(fp, fq);
+            let mut fr = Lanes::<NR>::ZERO;
+            // SAFETY: a `DualKey` exists only where ifma_available() held at its creation.
+            unsafe {
+                ifma::amm_dual::<NR, false, PIPE>(&mut fr, &f, rr, m);
+                ifma::amm_dual::<NR, false, PIPE>(&mut entry, &fr, rr, m);
+            }
+            f.zeroize();
+            fr.zeroize();
+        }
+        // Table entry 1: x f R per half.
+        let mut first = Lanes::<NR>::ZERO;
+        match input {
+            Input::Halves(bp, bq) => {
+                let mut base = self.bases(bp, bq);
+                // SAFETY: as above.
+                unsafe { ifma::amm_dual::<NR, false, PIPE>(&mut first, &base, &entry, m) };
+                base.zeroize();
+            }
+            Input::Wide(x) => {
+                // x = lo + hi R: lo < R gives amm(lo, f R^2) < 3m; hi < R / 2^10
+                // (x < p q, each prime 5 bits below R) gives amm(hi, f R^3) < m
+                // + m / 2^9. The sum, x f R mod m, is below 4.1m with 17m < R,
+                // which `pow_dual` accepts as its first entry.
+                let d = 4 * NR;
+                // The bound on hi, checked: x < 2^(104 d - 10). x is the operation's
+                // input (public); the OR runs over every limb above the bound.
+                let limit = 104 * d - 10;
+                let (top, top_bits) = (limit.div_ceil(64), limit % 64);
+                let high = x.iter().skip(top).fold(0, |acc, &l| acc | l);
+                let partial = match (x.get(top - 1), top_bits) {
+                    (Some(&l), b) if b > 0 => l >> b,
+                    _ => 0,
+                };
+                assert!(high | partial == 0, "input at or above 2^(104 d - 10)");
+                let mut digits = portable52::to_digits(x, 2 * d);
+                let mut lo = Lanes::<NR>::interleave(&digits[..d], &digits[..d]);
+                let mut hi = Lanes::<NR>::interleave(&digits[d..], &digits[d..]);
+                let mut entry3 = Lanes::<NR>::ZERO;
+                let (mut t_lo, mut t_hi) = (Lanes::<NR>::ZERO, Lanes::<NR>::ZERO);
+                // SAFETY: as above.
+                unsafe {
+                    ifma::amm_dual::<NR, false, PIPE>(&mut entry3, &entry, rr, m);
+                    ifma::amm_dual::<NR, false, PIPE>(&mut t_lo, &lo, &entry, m);
+                    ifma::amm_dual::<NR, false, PIPE>(&mut t_hi, &hi, &entry3, m);
+                    ifma::add_dual(&mut first, &t_lo, &t_hi);
+                }
+                digits.zeroize();
+                for v in [&mut lo, &mut hi, &mut entry3, &mut t_lo, &mut t_hi] {
+                    v.zeroize();
+                }
+            }
+        }
+        // SAFETY: as above.
+        let y = unsafe {
+            ifma::pow_dual::<NR, PIPE>(m, &self.m, &first, rr, ep, eq, choices.dedicated, choices.xmm)
+        };
+        first.zeroize();
+        entry.zeroize();
+        self.results(y)
+    }
+}
+
+impl<const NR: usize> DualTables for Tables<NR> {
+    fn pow_secret(
+        &self,
+        input: Input<'_>,
+        ep: &[u64],
+        eq: &[u64],
+        factors: Option<(&[u64], &[u64])>,
+        choices: Choices,
+    ) -> Option<(Vec<u64>, Vec<u64>)> {
+        // The margin a wide input needs below R: the run's modulus's bits + 5
+        // (a pipelined modulus has up to 104 bits more). Public sizes.
+        let wide_ok = |extra: usize| self.p.bits.max(self.q.bits) + extra + 5 <= 52 * 4 * NR;
+        let wide = matches!(input, Input::Wide(_));
+        // A wide input too large for the pipelined modulus runs plain.
+        match (&self.pipe, choices.pipelined) {
+            (Some(pipe), true) if !wide || wide_ok(portable52::PIPELINE_BITS) => {
+                Some(self.pow_secret_in::<true>(&pipe.m, &pipe.rr, input, ep, eq, factors, choices))
+            }
+            _ => {
+                if wide && !wide_ok(0) {
+                    return None;
+                }
+                Some(self.pow_secret_in::<false>(&self.m, &self.rr, input, ep, eq, factors, choices))
+            }
+        }
+    }
+
+    fn pipelined(&self) -> bool {
+        self.pipe.is_some()
+    }
+
+    fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>) {
+        let mut base = self.bases(bp, bq);
+        // SAFETY: as in `pow_secret`.
+        let y = unsafe { ifma::pow_dual_public::<NR>(&self.m, &base, &self.rr, exp, dedicated) };
+        base.zeroize();
+        self.results(y)
+    }
+}

@@ -1,0 +1,229 @@
+//! The eight-lane driver ([`super::ifma_mb8`]): eight exponentiations at
+//! once, one per lane (batch signing), and Montgomery's simultaneous
+//! inversion in eight chains. Constant time in bases, exponents and moduli.
+
+use zeroize::Zeroize;
+
+use crate::arch::portable52::{self, Modulus52};
+
+use super::*;
+
+/// Whether the eight-lane kernel has an instance for `d` digits (see
+/// `with_mb8_digits`).
+pub fn mb8_runs(d: usize) -> bool {
+    (1..=ifma_mb8::MAX_D).contains(&d) && (d.is_multiple_of(4) || d == 30)
+}
+
+/// Eight exponentiations at once on the eight-lane kernel ([`ifma_mb8`]):
+/// `bases[l]^exps[l] mod moduli[l]`, each fully reduced in its modulus's
+/// trimmed limb count. All moduli need the same digit count (at most 40, a
+/// multiple of 4 or 30: see `with_mb8_digits`) and
+/// all exponents the same limb count (public); bases below their moduli.
+/// Constant time in bases, exponents and moduli. None when IFMA is
+/// unavailable or the sizes differ.
+pub fn pow_mb8(
+    moduli: [&Modulus52; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    exps: [&[u64]; ifma_mb8::LANES],
+) -> Option<Vec<Vec<u64>>> {
+    if exps.iter().any(|e| e.len() != exps[0].len()) {
+        return None;
+    }
+    run_mb8(moduli, bases, None, Mb8Exponent::Secret(&exps))
+}
+
+/// [`pow_mb8`] of the bases times per-lane factors (blinding factors, each
+/// below its modulus): `(bases[l] factors[l])^exps[l] mod moduli[l]`, the
+/// factor entering inside the kernel ([`ifma_mb8::pow`]).
+pub fn pow_mb8_blinded(
+    moduli: [&Modulus52; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    factors: [&[u64]; ifma_mb8::LANES],
+    exps: [&[u64]; ifma_mb8::LANES],
+) -> Option<Vec<Vec<u64>>> {
+    if exps.iter().any(|e| e.len() != exps[0].len()) {
+        return None;
+    }
+    run_mb8(moduli, bases, Some(factors), Mb8Exponent::Secret(&exps))
+}
+
+/// [`pow_mb8`] with one PUBLIC exponent for every lane (its bits choose the
+/// steps, [`ifma_mb8::pow_public`]): `bases[l]^e mod moduli[l]`. Constant
+/// time in the bases and moduli.
+pub fn pow_public_mb8(
+    moduli: [&Modulus52; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    e: &[u64],
+) -> Option<Vec<Vec<u64>>> {
+    run_mb8(moduli, bases, None, Mb8Exponent::Public(e))
+}
+
+/// The exponent(s) of an eight-lane run.
+enum Mb8Exponent<'a> {
+    /// One per lane, secret bits (fixed windows).
+    Secret(&'a [&'a [u64]; ifma_mb8::LANES]),
+    /// One for all lanes, public bits (binary, by its bits).
+    Public(&'a [u64]),
+}
+
+/// Eight values in u64 limbs (each below its lane's modulus, D digits'
+/// worth) as one eight-lane operand; the digit copies are wiped.
+fn mb8_in<const D: usize>(vals: [&[u64]; ifma_mb8::LANES]) -> ifma_mb8::Mb8<D> {
+    let mut digits = vals.map(|v| portable52::to_digits(v, D));
+    let x = ifma_mb8::Mb8::<D>::from_lanes(&digits.each_ref().map(|v| &v[..]));
+    for v in digits.iter_mut() {
+        v.zeroize();
+    }
+    x
+}
+
+/// Lane `l` of `y` (below 2m) fully reduced mod `m`, in m's limb count; the
+/// digit copy is wiped.
+fn mb8_out<const D: usize>(y: &ifma_mb8::Mb8<D>, l: usize, m: &Modulus52) -> Vec<u64> {
+    let mut v = y.lane(l);
+    portable52::final_reduce(m, &mut v);
+    let r = portable52::from_digits(&v, m.limbs.len());
+    v.zeroize();
+    r
+}
+
+/// The set-up and tear-down both eight-lane powers share: digits in, the
+/// kernel, each lane fully reduced and back in u64 limbs, every copy wiped.
+fn run_mb8(
+    moduli: [&Modulus52; ifma_mb8::LANES],
+    bases: [&[u64]; ifma_mb8::LANES],
+    factors: Option<[&[u64]; ifma_mb8::LANES]>,
+    exp: Mb8Exponent<'_>,
+) -> Option<Vec<Vec<u64>>> {
+    let d = moduli[0].d;
+    if !ifma_available() || moduli.iter().any(|m| m.d != d) || !mb8_runs(d) {
+        return None;
+    }
+    for (m, b) in moduli.iter().zip(bases) {
+        check_base_len(m, b);
+    }
+    for (m, f) in moduli.iter().zip(factors.iter().flatten()) {
+        check_base_len(m, f);
+    }
+    Some(with_mb8_digits!(d, D => {
+        let mm = ifma_mb8::Mb8Mod::<D>::new(moduli);
+        let mut base = mb8_in::<D>(bases);
+        let mut factor = factors.map(mb8_in::<D>);
+        // SAFETY: ifma_available() was checked above.
+        let mut y = unsafe {
+            match exp {
+                Mb8Exponent::Secret(exps) => ifma_mb8::pow::<D>(&mm, &base, factor.as_ref(), exps),
+                Mb8Exponent::Public(e) => ifma_mb8::pow_public::<D>(&mm, &base, e),
+            }
+        };
+        let out = (0..ifma_mb8::LANES).map(|l| mb8_out(&y, l, moduli[l])).collect();
+        base.zeroize();
+        factor.zeroize();
+        y.zeroize();
+        out
+    }))
+}
+
+/// Montgomery's simultaneous inversion in eight chains at once, every lane
+/// on the one modulus `m` (n of an RSA key: the blinding factors' inverses).
+/// `xs` (each below m, invertible, m's limb count or fewer) are dealt to
+/// the lanes in turn (lane l takes x_l, x_(l+8), ...; a short last round
+/// is padded with 1); each lane forms its prefix products
+/// P_k = x_l x_(l+8) ... in the Montgomery domain, the eight totals leave
+/// it and go to `invert8` (the caller's one real inversion, which needs the
+/// key's factors), and each lane walks back: x_k^-1 = P_k^-1 P_(k-1), then
+/// P_(k-1)^-1 = P_k^-1 x_k. Results are `x^-1 scale mod m`, fully reduced
+/// (`scale` below m: R mod m gives the inverses in a radix-2^64 Montgomery
+/// form). Five eight-lane products per value, against the three radix-2^64
+/// products and two conversions of the walk on one modulus.
+///
+/// Constant time in the values (every lane runs the same products; only the
+/// count, public, sets the rounds). None without IFMA, for a digit count the
+/// kernel lacks, or when `invert8` gives None.
+pub fn invert_many_mb8(
+    m: &Modulus52,
+    xs: &[&[u64]],
+    scale: &[u64],
+    invert8: impl FnOnce(&[Vec<u64>]) -> Option<Vec<Vec<u64>>>,
+) -> Option<Vec<Vec<u64>>> {
+    let d = m.d;
+    if !ifma_available() || !mb8_runs(d) || xs.is_empty() {
+        return None;
+    }
+    for x in xs.iter().chain([&scale]) {
+        check_base_len(m, x);
+    }
+    const L: usize = ifma_mb8::LANES;
+    let rounds = xs.len().div_ceil(L);
+    with_mb8_digits!(d, D => {
+        use ifma_mb8::{Mb8, amm_scratch};
+        let mm = ifma_mb8::Mb8Mod::<D>::new([m; L]);
+        let mut sc = ifma_mb8::Scratch::new();
+        let mut one = Mb8::<D>::ZERO;
+        one.0[0] = [1; L];
+        // SAFETY (every amm_scratch below): ifma_available() was checked above.
+        let mut amm = |a: &Mb8<D>, b: &Mb8<D>| {
+            let mut out = Mb8::<D>::ZERO;
+            unsafe { amm_scratch::<D>(&mut out, a, b, &mm, &mut sc) };
+            out
+        };
+        // x in the Montgomery domain per round, and the running prefixes.
+        let mut xm: Vec<Mb8<D>> = Vec::with_capacity(rounds);
+        let mut prefix: Vec<Mb8<D>> = Vec::with_capacity(rounds);
+        for k in 0..rounds {
+            let mut x = mb8_in::<D>(core::array::from_fn(|l| xs.get(k * L + l).copied().unwrap_or(&[1])));
+            let x_r = amm(&x, mm.rr());
+            x.zeroize();
+            let p = match prefix.last() {
+                Some(prev) => amm(prev, &x_r),
+                None => x_r,
+            };
+            xm.push(x_r);
+            prefix.push(p);
+        }
+        // The eight totals, out of the Montgomery domain and fully reduced.
+        let mut total = amm(&prefix[rounds - 1], &one);
+        let mut totals: Vec<Vec<u64>> = (0..L).map(|l| mb8_out(&total, l, m)).collect();
+        total.zeroize();
+        let inverses = invert8(&totals);
+        for v in totals.iter_mut() {
+            v.zeroize();
+        }
+        let mut inverses = inverses?;
+        if inverses.len() != L {
+            return None;
+        }
+        let mut inv_plain = mb8_in::<D>(core::array::from_fn(|l| &inverses[l][..]));
+        for v in inverses.iter_mut() {
+            v.zeroize();
+        }
+        // P_k^-1 in the Montgomery domain, walking down.
+        let mut inv = amm(&inv_plain, mm.rr());
+        inv_plain.zeroize();
+        let scale_lanes = mb8_in::<D>([scale; L]);
+        let mut out: Vec<Vec<u64>> = vec![Vec::new(); xs.len()];
+        for k in (0..rounds).rev() {
+            let mut u = if k > 0 {
+                let u = amm(&inv, &prefix[k - 1]);
+                inv = amm(&inv, &xm[k]);
+                u
+            } else {
+                inv
+            };
+            let mut y = amm(&u, &scale_lanes);
+            for l in 0..L {
+                if let Some(slot) = out.get_mut(k * L + l) {
+                    *slot = mb8_out(&y, l, m);
+                }
+            }
+            u.zeroize();
+            y.zeroize();
+        }
+        inv.zeroize();
+        for v in xm.iter_mut().chain(prefix.iter_mut()) {
+            v.zeroize();
+        }
+        sc.wipe();
+        Some(out)
+    })
+}
