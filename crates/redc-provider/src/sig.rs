@@ -393,10 +393,11 @@ impl SigCtx {
         };
         match md {
             Some(d) => {
-                // A restricted key signs with its digest only.
+                // Pad mode "none" signs the raw value: no digest.
                 if pad == Pad::None {
                     return raise(Reason::InvalidPaddingMode);
                 }
+                // A restricted key signs with its digest only.
                 if restriction.is_some_and(|r| Digest::Hash(r.md) != d) {
                     return raise(Reason::DigestNotAllowed);
                 }
@@ -407,7 +408,7 @@ impl SigCtx {
                 self.md = Some(d);
                 true
             }
-            // Pad mode "none" signs the raw value: no digest may be set.
+            // Nor may pad mode "none" replace the pad mode of a digest.
             None if pad == Pad::None && self.md.is_some() => raise(Reason::InvalidPaddingMode),
             None => true,
         }
