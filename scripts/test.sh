@@ -9,6 +9,9 @@ need_apt=()
 command -v cc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v openssl >/dev/null 2>&1 || need_apt+=(openssl)
 command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
+# make and perl build OpenSSL's evp_test (scripts/openssl_evp_test.sh).
+command -v make >/dev/null 2>&1 || need_apt+=(make)
+command -v perl >/dev/null 2>&1 || need_apt+=(perl)
 command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
 command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
 # nginx for the OpenSSL provider's handshake test (crates/redc-provider/tests/nginx.rs).
@@ -42,12 +45,18 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # the time (single-threaded tests waiting on openssl, rustc's front end on
 # redc), which the ct build fills. Tests here do not measure time; the
 # timing test runs only after the ct build has finished (wait, below).
+# OpenSSL 3.0's and 3.5's evp_test, for the provider's run of OpenSSL's RSA
+# test data (crates/redc-provider/tests/evp_test.rs), built in the
+# background while cargo builds (a few minutes each, once per machine:
+# cached in /var/cache/redc or ~/.cache/redc); the test waits for them.
+evp_log="$(mktemp)"
+( bash scripts/openssl_evp_test.sh 3.0 && bash scripts/openssl_evp_test.sh 3.5 ) >"$evp_log" 2>&1 &
 cargo test --workspace --locked --no-run
 ct_log="$(mktemp)"
 cargo build --quiet --locked --profile ct -p redc --example ct_audit --example ct_timing \
     >"$ct_log" 2>&1 &
 ct_build=$!
-trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log"' EXIT
+trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log" "$evp_log"' EXIT
 cargo test --workspace --locked
 # ...and the library's arithmetic and RSA tests again on the portable path...
 REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \

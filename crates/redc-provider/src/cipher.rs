@@ -106,6 +106,24 @@ impl CipherCtx {
         let key = held.private()?;
         let rng = &mut crate::rng::ProviderRng;
         crate::trace(format_args!("decrypt {:?}", self.pad));
+        // A ciphertext shorter than the modulus is the same number with its
+        // leading zero bytes dropped: OpenSSL reads it as a big-endian
+        // integer (`BN_bin2bn`), so it is left-padded to k bytes here; a
+        // longer one is refused. The length is public. Implicit rejection
+        // derives its key from the padded form, as OpenSSL's `derive_kdk`
+        // does.
+        let k = key.size();
+        let padded;
+        let ct = match ct.len() {
+            n if n == k => ct,
+            n if n < k => {
+                let mut v = vec![0u8; k];
+                v[k - n..].copy_from_slice(ct);
+                padded = v;
+                &padded[..]
+            }
+            _ => return None,
+        };
         // The bare private operation: queued and batched inside async jobs.
         let raw = |ct: &[u8]| crate::queue::private_op(held, ct);
         match self.pad {

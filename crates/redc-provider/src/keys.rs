@@ -289,6 +289,9 @@ pub fn get_param(obj: &KeyObj, name: &str) -> Option<Value> {
     })
 }
 
+/// The smallest modulus OpenSSL accepts as a key generation setting.
+pub const MIN_MODULUS_BITS: usize = 512;
+
 /// Key generation settings (`openssl genpkey -pkeyopt rsa_keygen_bits:N`).
 pub struct GenCtx {
     /// Modulus size in bits (default 2048).
@@ -323,9 +326,13 @@ impl GenCtx {
                 Err(_) => return false,
             }
         }
+        // Below 512 bits is refused when set, as OpenSSL's default provider
+        // does (`RSA_MIN_MODULUS_BITS`); sizes redc's key generation does
+        // not make are refused by `generate`.
         if let Some(v) = find(params, "bits") {
             match v.as_int().and_then(|b| usize::try_from(b).ok()) {
-                Some(b) => self.bits = b,
+                Some(b) if b >= MIN_MODULUS_BITS => self.bits = b,
+                Some(_) => return crate::raise(crate::Reason::KeySizeTooSmall),
                 None => return false,
             }
         }

@@ -16,6 +16,7 @@
 use crate::keys::Key;
 use crate::params::{Pad, Param, Salt, Value, find, md_name, parse_md};
 use crate::pss::KeyType;
+use crate::{Reason, raise};
 use redc::hash::{HashAlg, Hasher};
 use redc::padding::{SaltLen, pss_max_salt_len};
 use redc::rsa::{RsaPrivateKey, RsaPublicKey};
@@ -32,6 +33,46 @@ pub enum Op {
     VerifyRecover,
 }
 
+/// The digest of a signature context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Digest {
+    /// One of redc's hashes.
+    Hash(HashAlg),
+    /// MD5-SHA1, TLS 1.0 and 1.1's digest: the 36 bytes of MD5 and SHA-1,
+    /// signed with PKCS#1 v1.5 padding and no DigestInfo (RFC 4346
+    /// 4.7). Only over a digest the caller computed: redc has no MD5, so a
+    /// digest-sign with it is refused.
+    Md5Sha1,
+}
+
+impl Digest {
+    /// The digest a name denotes, if the provider signs with it.
+    pub fn parse(name: &str) -> Option<Digest> {
+        if name.trim().eq_ignore_ascii_case("MD5-SHA1") {
+            return Some(Digest::Md5Sha1);
+        }
+        parse_md(name).map(Digest::Hash)
+    }
+
+    /// The hash, unless this is MD5-SHA1.
+    pub fn hash(self) -> Option<HashAlg> {
+        match self {
+            Digest::Hash(h) => Some(h),
+            Digest::Md5Sha1 => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Digest::Hash(h) => md_name(h),
+            Digest::Md5Sha1 => "MD5-SHA1",
+        }
+    }
+}
+
+/// MD5-SHA1's output length.
+const MD5_SHA1_LEN: usize = 36;
+
 /// A signature context (`void *ctx` of the signature functions).
 #[derive(Clone)]
 pub struct SigCtx {
@@ -39,7 +80,7 @@ pub struct SigCtx {
     kind: KeyType,
     op: Option<Op>,
     pad: Pad,
-    md: Option<HashAlg>,
+    md: Option<Digest>,
     mgf1: Option<HashAlg>,
     salt: Salt,
     /// The running hash of a digest-sign/verify.
@@ -84,10 +125,10 @@ impl SigCtx {
             KeyType::Pss(Some(r)) => {
                 // The minimum salt must fit this key with this digest.
                 if pss_max_salt_len(r.md, key.public().bits() - 1).is_none_or(|max| max < r.min_salt) {
-                    return false;
+                    return raise(Reason::InvalidSaltLength);
                 }
                 self.pad = Pad::Pss;
-                self.md = Some(r.md);
+                self.md = Some(Digest::Hash(r.md));
                 self.mgf1 = Some(r.mgf1);
                 self.salt = Salt::Len(r.min_salt);
             }
@@ -110,12 +151,13 @@ impl SigCtx {
         let md = match (md, self.kind.restriction()) {
             (None | Some(""), Some(r)) => r.md,
             (None | Some(""), None) => HashAlg::Sha256,
+            // MD5-SHA1 is refused here: redc has no MD5 to hash with.
             (Some(name), r) => match parse_md(name) {
                 Some(h) if r.is_none_or(|r| r.md == h) => h,
                 _ => return false,
             },
         };
-        self.md = Some(md);
+        self.md = Some(Digest::Hash(md));
         self.hasher = Some(md.hasher());
         self.set_params(params)
     }
@@ -134,6 +176,12 @@ impl SigCtx {
     /// The signature length: the modulus size k.
     pub fn sig_len(&self) -> Option<usize> {
         self.key.as_ref().map(|k| k.public().size())
+    }
+
+    /// The hash of a PSS signature: the digest set (SHA-1 when none is, as
+    /// [`SigCtx::set_params`] makes it), never MD5-SHA1.
+    fn pss_hash(&self) -> Option<HashAlg> {
+        self.md.unwrap_or(Digest::Hash(HashAlg::Sha1)).hash()
     }
 
     fn pss_salt_for_sign(&self, hash: HashAlg, key: &RsaPrivateKey) -> Option<usize> {
@@ -167,9 +215,11 @@ impl SigCtx {
         // The encoded message, then the private operation (queued and
         // batched when OpenSSL runs this inside an async job: `queue`).
         let x = match (self.pad, self.md) {
-            (Pad::Pkcs1, Some(h)) => key.encode_pkcs1v15_signature(h, tbs).ok()?,
+            (Pad::Pkcs1, Some(Digest::Hash(h))) => key.encode_pkcs1v15_signature(h, tbs).ok()?,
+            (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() == MD5_SHA1_LEN => type1_pad(tbs, key.size())?,
             (Pad::Pkcs1, None) => type1_pad(tbs, key.size())?,
-            (Pad::Pss, Some(h)) => {
+            (Pad::Pss, _) => {
+                let h = self.pss_hash()?;
                 let salt = self.pss_salt_for_sign(h, key)?;
                 key.encode_pss_signature(rng, h, self.mgf1.unwrap_or(h), tbs, Some(salt))
                     .ok()?
@@ -191,15 +241,21 @@ impl SigCtx {
         let key = key.public();
         crate::trace(format_args!("verify {:?} {:?}", self.pad, self.md));
         match (self.pad, self.md) {
-            (Pad::Pkcs1, Some(h)) => key.verify_pkcs1v15(h, tbs, sig).is_ok(),
-            (Pad::Pkcs1, None) => match (key.raw_public(sig), type1_pad(tbs, key.size())) {
-                (Ok(em), Some(expected)) => em == expected,
-                _ => false,
-            },
-            (Pad::Pss, Some(h)) => match self.pss_salt_for_verify(h, key) {
-                Some(salt) => key
-                    .verify_pss_mgf1(h, self.mgf1.unwrap_or(h), tbs, sig, salt)
-                    .is_ok(),
+            (Pad::Pkcs1, Some(Digest::Hash(h))) => key.verify_pkcs1v15(h, tbs, sig).is_ok(),
+            (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() != MD5_SHA1_LEN => false,
+            (Pad::Pkcs1, Some(Digest::Md5Sha1) | None) => {
+                match (key.raw_public(sig), type1_pad(tbs, key.size())) {
+                    (Ok(em), Some(expected)) => em == expected,
+                    _ => false,
+                }
+            }
+            (Pad::Pss, _) => match self.pss_hash() {
+                Some(h) => match self.pss_salt_for_verify(h, key) {
+                    Some(salt) => key
+                        .verify_pss_mgf1(h, self.mgf1.unwrap_or(h), tbs, sig, salt)
+                        .is_ok(),
+                    None => false,
+                },
                 None => false,
             },
             (Pad::None, None) => key.raw_public(sig).is_ok_and(|m| m == tbs),
@@ -208,8 +264,9 @@ impl SigCtx {
     }
 
     /// The data a PKCS#1 v1.5 (or raw) signature carries: the digest when a
-    /// digest is set (checked against its DigestInfo), else everything after
-    /// the type-1 padding; the raw value with pad mode "none". All public.
+    /// digest is set (checked against its DigestInfo; MD5-SHA1 has none and
+    /// must be 36 bytes), else everything after the type-1 padding; the raw
+    /// value with pad mode "none". All public.
     pub fn verify_recover(&self, sig: &[u8]) -> Option<Vec<u8>> {
         if self.op != Some(Op::VerifyRecover) {
             return None;
@@ -230,7 +287,8 @@ impl SigCtx {
                 let data = &em[sep + 1..];
                 match self.md {
                     None => Some(data.to_vec()),
-                    Some(h) => {
+                    Some(Digest::Md5Sha1) => (data.len() == MD5_SHA1_LEN).then(|| data.to_vec()),
+                    Some(Digest::Hash(h)) => {
                         let prefix = h.digest_info_prefix();
                         (data.len() == prefix.len() + h.output_len() && data.starts_with(prefix))
                             .then(|| data[prefix.len()..].to_vec())
@@ -258,64 +316,117 @@ impl SigCtx {
 
     /// Apply "pad-mode", "digest", "mgf1-digest" and "saltlen"; others are
     /// ignored ("properties": redc has one implementation of each hash).
-    /// An RSA-PSS key refuses every pad mode but PSS; a restricted one
-    /// refuses other digests, a salt below its minimum, and "auto" salt
-    /// detection when verifying.
+    ///
+    /// Every combination OpenSSL's default provider refuses is refused here,
+    /// when it is set (`rsa_set_ctx_params` in its `rsa_sig.c`), so that a
+    /// caller learns of it at the same step: a digest with pad mode "none"
+    /// (either set first), "saltlen" or "mgf1-digest" unless the pad mode
+    /// is PSS, PSS on verify-recover, OAEP; an RSA-PSS key refuses every pad
+    /// mode but PSS, and a restricted one other digests, a salt below its
+    /// minimum and "auto" salt detection when verifying. With PSS and no
+    /// digest, a non-empty list sets SHA-1 (RFC 8017's default
+    /// RSASSA-PSS-params, OpenSSL's `RSA_DEFAULT_DIGEST_NAME`); the MGF1
+    /// digest follows the digest unless set.
     pub fn set_params(&mut self, params: &[Param]) -> bool {
         let restriction = self.kind.restriction();
+        let md = match find(params, "digest") {
+            Some(v) => match v.as_str().and_then(Digest::parse) {
+                Some(d) => Some(d),
+                None => return raise(Reason::InvalidDigest),
+            },
+            None => None,
+        };
+        let mut pad = self.pad;
         if let Some(v) = find(params, "pad-mode") {
-            match Pad::parse(v) {
-                Some(Pad::Pss) => self.pad = Pad::Pss,
-                Some(p @ (Pad::Pkcs1 | Pad::None)) if self.kind == KeyType::Rsa => self.pad = p,
-                _ => return false,
-            }
-        }
-        if let Some(v) = find(params, "digest") {
-            let Some(h) = v.as_str().and_then(parse_md) else {
-                return false;
+            pad = match Pad::parse(v) {
+                Some(Pad::Pss) if self.op != Some(Op::VerifyRecover) => Pad::Pss,
+                Some(p @ (Pad::Pkcs1 | Pad::None)) if self.kind == KeyType::Rsa => p,
+                _ => return raise(Reason::IllegalOrUnsupportedPaddingMode),
             };
-            // A digest-sign hashes with the digest it started with.
-            if self.hasher.as_ref().is_some_and(|x| x.alg() != h) || restriction.is_some_and(|r| r.md != h) {
-                return false;
-            }
-            self.md = Some(h);
         }
-        if let Some(v) = find(params, "mgf1-digest") {
-            match v.as_str().and_then(parse_md) {
-                Some(h) if restriction.is_none_or(|r| r.mgf1 == h) => self.mgf1 = Some(h),
-                _ => return false,
-            }
-        }
+        let mut salt = self.salt;
         if let Some(v) = find(params, "saltlen") {
-            let Some(salt) = Salt::parse(v) else {
-                return false;
+            if pad != Pad::Pss {
+                return raise(Reason::NotSupported);
+            }
+            salt = match Salt::parse(v) {
+                Some(s) => s,
+                None => return raise(Reason::InvalidSaltLength),
             };
             if let Some(r) = restriction {
                 let allowed = match salt {
                     Salt::Auto | Salt::AutoDigestMax => self.op != Some(Op::Verify),
-                    Salt::Digest => self.md.is_some_and(|h| h.output_len() >= r.min_salt),
+                    Salt::Digest => self
+                        .md
+                        .and_then(Digest::hash)
+                        .is_some_and(|h| h.output_len() >= r.min_salt),
                     Salt::Len(n) => n >= r.min_salt,
                     Salt::Max => true,
                 };
                 if !allowed {
-                    return false;
+                    return raise(match salt {
+                        Salt::Auto | Salt::AutoDigestMax => Reason::InvalidSaltLength,
+                        _ => Reason::PssSaltlenTooSmall,
+                    });
                 }
             }
-            self.salt = salt;
         }
-        true
+        let mgf1 = match find(params, "mgf1-digest") {
+            Some(_) if pad != Pad::Pss => return raise(Reason::InvalidMgf1Md),
+            Some(v) => match v.as_str().and_then(parse_md) {
+                Some(h) if restriction.is_none_or(|r| r.mgf1 == h) => Some(h),
+                Some(_) => return raise(Reason::DigestNotAllowed),
+                None => return raise(Reason::InvalidDigest),
+            },
+            None => None,
+        };
+        self.salt = salt;
+        self.pad = pad;
+        if mgf1.is_some() {
+            self.mgf1 = mgf1;
+        }
+        let md = match md {
+            None if self.md.is_none() && pad == Pad::Pss && !params.is_empty() => {
+                Some(Digest::Hash(HashAlg::Sha1))
+            }
+            md => md,
+        };
+        match md {
+            Some(d) => {
+                // Pad mode "none" signs the raw value: no digest.
+                if pad == Pad::None {
+                    return raise(Reason::InvalidPaddingMode);
+                }
+                // A restricted key signs with its digest only.
+                if restriction.is_some_and(|r| Digest::Hash(r.md) != d) {
+                    return raise(Reason::DigestNotAllowed);
+                }
+                // A digest-sign hashes with the digest it started with.
+                if let Some(x) = &self.hasher {
+                    return Digest::Hash(x.alg()) == d || raise(Reason::DigestNotAllowed);
+                }
+                self.md = Some(d);
+                true
+            }
+            // Nor may pad mode "none" replace the pad mode of a digest.
+            None if pad == Pad::None && self.md.is_some() => raise(Reason::InvalidPaddingMode),
+            None => true,
+        }
     }
 
     /// The value of context parameter `name`.
     pub fn get_param(&self, name: &str) -> Option<Value> {
         match name {
             "pad-mode" => Some(self.pad.value()),
-            "digest" => self.md.map(|h| Value::Utf8(md_name(h).into())),
-            "mgf1-digest" => self.mgf1.or(self.md).map(|h| Value::Utf8(md_name(h).into())),
+            "digest" => self.md.map(|d| Value::Utf8(d.name().into())),
+            "mgf1-digest" => self
+                .mgf1
+                .or(self.md.and_then(Digest::hash))
+                .map(|h| Value::Utf8(md_name(h).into())),
             "saltlen" => Some(self.salt.value()),
             "algorithm-id" => match (self.pad, self.md) {
-                (Pad::Pkcs1, Some(h)) => Some(Value::Octet(pkcs1_algorithm_id(h))),
-                (Pad::Pss, Some(h)) => {
+                (Pad::Pkcs1, Some(Digest::Hash(h))) => Some(Value::Octet(pkcs1_algorithm_id(h))),
+                (Pad::Pss, Some(Digest::Hash(h))) => {
                     let key = self.key.as_ref()?;
                     let salt = match key.private() {
                         Some(k) => self.pss_salt_for_sign(h, k)?,
