@@ -19,7 +19,6 @@ messages on every core through the library's eight-lane batch path.
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from . import _native, hashes, padding, serialization, utils
@@ -223,10 +222,25 @@ def _encryption_padding(pad: Any) -> Optional[Tuple[str, str, Optional[bytes]]]:
     raise TypeError("Padding must be an instance of AsymmetricPadding.")
 
 
+_MEMBERS = {
+    "Encoding": ("PEM", "DER", "OpenSSH", "Raw", "X962", "SMIME"),
+    "PrivateFormat": ("PKCS8", "TraditionalOpenSSL", "Raw", "OpenSSH", "PKCS12"),
+    "PublicFormat": ("SubjectPublicKeyInfo", "PKCS1", "OpenSSH", "Raw", "CompressedPoint", "UncompressedPoint"),
+}
+
+
 def _enum_name(value: Any, what: str) -> str:
-    if not isinstance(value, enum.Enum):
-        raise TypeError(f"{what} must be an item of the {what} enum")
-    return value.name
+    """The member name of a serialization choice, redc's or cryptography's
+    (whose members are not ``enum.Enum`` members)."""
+    classes = [getattr(serialization, what)]
+    if HAVE_CRYPTOGRAPHY:
+        classes.append(getattr(_cser, what))
+    for cls in classes:
+        if isinstance(value, cls):
+            for name in _MEMBERS[what]:
+                if hasattr(cls, name) and value == getattr(cls, name):
+                    return name
+    raise TypeError(f"{what.lower()} must be an item of the {what} enum")
 
 
 def _require_cryptography(what: str) -> None:
