@@ -259,3 +259,29 @@ def test_generated_key_works_with_openssl():
     nums = key.private_numbers()
     assert nums.p * nums.q == nums.public_numbers.n
     assert nums.private_key().private_numbers() == nums
+
+
+def test_the_gil_is_released_while_signing(pair2048):
+    """Python code runs in another thread while sign_batch works: the main
+    thread wakes as soon as the worker releases the GIL (or only after it
+    returns, were the GIL held) and counts while the worker is busy."""
+    import threading
+
+    ckey, key = pair2048
+    msgs = [b"%d" % i for i in range(200)]
+    started = threading.Event()
+    out = []
+
+    def work():
+        started.set()
+        out.append(key.sign_batch(msgs, padding.PKCS1v15(), hashes.SHA256(), threads=1))
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started.wait()
+    count = 0
+    while worker.is_alive():
+        count += 1
+    worker.join()
+    assert len(out[0]) == 200
+    assert count > 1000, f"only {count} iterations ran beside sign_batch"
