@@ -42,8 +42,12 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 }
 
 fn hash_alg(name: &str) -> PyResult<HashAlg> {
-    HashAlg::from_name(name)
-        .ok_or_else(|| value_error(format!("unsupported hash '{name}' (supported: {})", HashAlg::NAMES)))
+    HashAlg::from_name(name).ok_or_else(|| {
+        value_error(format!(
+            "unsupported hash '{name}' (supported: {})",
+            HashAlg::NAMES
+        ))
+    })
 }
 
 /// The digest of `data` under `hash`, or `data` itself when the caller
@@ -210,10 +214,14 @@ impl PrivateKey {
                         let salt = sign_salt(hash, self.key.bits(), code)?;
                         let encoded = refs
                             .iter()
-                            .map(|d| self.key.encode_pss_signature(&mut os_rng(), hash, mgf, d, Some(salt)))
+                            .map(|d| {
+                                self.key
+                                    .encode_pss_signature(&mut os_rng(), hash, mgf, d, Some(salt))
+                            })
                             .collect::<Result<Vec<_>, _>>()
                             .map_err(|e| e.to_string())?;
-                        let ops: Vec<(&RsaPrivateKey, &[u8])> = encoded.iter().map(|em| (&self.key, &em[..])).collect();
+                        let ops: Vec<(&RsaPrivateKey, &[u8])> =
+                            encoded.iter().map(|em| (&self.key, &em[..])).collect();
                         rsa::raw_private_many_threads(&ops, threads)
                             .into_iter()
                             .map(|r| r.map(|s| s.to_vec()))
@@ -233,7 +241,12 @@ impl PrivateKey {
     /// Decrypt: PKCS#1 v1.5 with implicit rejection (`oaep` None: a bad
     /// padding gives a synthetic message, not an error) or OAEP.
     #[pyo3(signature = (ciphertext, oaep))]
-    fn decrypt<'py>(&self, py: Python<'py>, ciphertext: &[u8], oaep: OaepArg) -> PyResult<Bound<'py, PyBytes>> {
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        ciphertext: &[u8],
+        oaep: OaepArg,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let oaep = oaep_arg(oaep)?;
         let pt = py
             .detach(|| {
