@@ -13,6 +13,8 @@ command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 command -v perl >/dev/null 2>&1 || need_apt+=(perl)
 command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
+# Python 3.9+ with venv for the Python package's tests.
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3 python3-venv)
 command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
 # nginx for the OpenSSL provider's handshake test (crates/redc-provider/tests/nginx.rs).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need_apt+=(nginx)
@@ -58,6 +60,19 @@ cargo build --quiet --locked --profile ct -p redc --example ct_audit --example c
 ct_build=$!
 trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log" "$evp_log"' EXIT
 cargo test --workspace --locked
+# The Python package (crates/redc-python): its extension built into a
+# virtualenv kept outside the clone (REDC_PY_CACHE, default ~/.cache/redc;
+# pip caches the wheels, so a rerun installs nothing), then its pytest suite:
+# interop with pyca/cryptography and PyJWT both ways, key files, errors, a
+# fuzz-style loop. The extension is built in the test profile, reusing the
+# redc the cargo test above built.
+py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
+[ -x "$py_venv/bin/python" ] || python3 -m venv "$py_venv"
+"$py_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "maturin>=1.5,<2" pytest cryptography PyJWT
+(cd crates/redc-python && VIRTUAL_ENV="$py_venv" PATH="$py_venv/bin:$PATH" \
+    maturin develop --quiet --locked --profile test)
+"$py_venv/bin/python" -m pytest -q crates/redc-python/tests
 # ...and the library's arithmetic and RSA tests again on the portable path...
 REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \
     --test rustcrypto_traits --lib
