@@ -40,6 +40,12 @@ fi
 # against 91 s for the library alone). A caller's own setting wins.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
+# OpenSSL 3.0's and 3.5's evp_test, for the provider's run of OpenSSL's RSA
+# test data (crates/redc-provider/tests/evp_test.rs), built in the
+# background while cargo builds (a few minutes each, once per machine:
+# cached in /var/cache/redc or ~/.cache/redc); the test waits for them.
+evp_log="$(mktemp)"
+( bash scripts/openssl_evp_test.sh 3.0 && bash scripts/openssl_evp_test.sh 3.5 ) >"$evp_log" 2>&1 &
 # Every test on the fastest kernels this CPU has (runtime dispatch): built
 # first, then, while they run, the constant-time harnesses (profile ct,
 # below) build in the background. The ct build uses its own profile
@@ -47,12 +53,6 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # the time (single-threaded tests waiting on openssl, rustc's front end on
 # redc), which the ct build fills. Tests here do not measure time; the
 # timing test runs only after the ct build has finished (wait, below).
-# OpenSSL 3.0's and 3.5's evp_test, for the provider's run of OpenSSL's RSA
-# test data (crates/redc-provider/tests/evp_test.rs), built in the
-# background while cargo builds (a few minutes each, once per machine:
-# cached in /var/cache/redc or ~/.cache/redc); the test waits for them.
-evp_log="$(mktemp)"
-( bash scripts/openssl_evp_test.sh 3.0 && bash scripts/openssl_evp_test.sh 3.5 ) >"$evp_log" 2>&1 &
 cargo test --workspace --locked --no-run
 ct_log="$(mktemp)"
 cargo build --quiet --locked --profile ct -p redc --example ct_audit --example ct_timing \
