@@ -230,12 +230,13 @@ fn print_object(value: serde_json::Value, as_json: bool) {
 /// JSON form keeps them as bare lowercase hex strings).
 const HEX_FIELDS: [&str; 2] = ["result", "r"];
 
-/// A paper's short name for the table (the JSON gives authors and title).
+/// A paper's short name for the table, with the number the README's Papers
+/// section gives it (the JSON gives authors and title).
 fn paper_name(paper: &str) -> &'static str {
     match paper {
-        reproduce::SEED_002 => "Zhao et al.",
-        reproduce::SEED_003 => "Shand, Vuillemin",
-        reproduce::SEED_004 => "McIvor et al.",
+        reproduce::SEED_002 => "002 Zhao et al.",
+        reproduce::SEED_003 => "003 Shand, Vuillemin",
+        reproduce::SEED_004 => "004 McIvor et al.",
         _ => "(unknown)",
     }
 }

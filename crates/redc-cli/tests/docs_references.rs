@@ -12,7 +12,9 @@ fn root() -> PathBuf {
 
 /// Every file under `dir` whose name ends with `ext`.
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries {
         let p = e.unwrap().path();
         if p.is_dir() {
@@ -59,7 +61,11 @@ fn no_reference_outside_the_repository() {
             found.push(format!("{}: {name}", p.display()));
         }
     }
-    assert!(found.is_empty(), "references a clone cannot follow:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "references a clone cannot follow:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -74,9 +80,13 @@ fn hw_reproduce_names_papers_by_authors_and_title() {
         let paper = r["paper"].as_str().unwrap();
         assert!(!paper.ends_with(".txt"), "{paper}");
         assert!(
-            ["McIvor, McLoone and McCanny: ", "Zhao, Wang, Lu and Dai: ", "Shand and Vuillemin: "]
-                .iter()
-                .any(|a| paper.starts_with(a)),
+            [
+                "McIvor, McLoone and McCanny: ",
+                "Zhao, Wang, Lu and Dai: ",
+                "Shand and Vuillemin: "
+            ]
+            .iter()
+            .any(|a| paper.starts_with(a)),
             "{paper}"
         );
         let formula = r["paper_formula"].as_str().unwrap_or("");

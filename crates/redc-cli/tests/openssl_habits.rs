@@ -102,7 +102,13 @@ fn single_dash_words_are_refused_not_read_as_short_options() {
     }
     // The real short option and a negative value still work (--salt-len
     // applies to PSS only).
-    let o = redc_in(&d, &["sign", "--key", "k.pem", "--scheme", "pss", "--in", "m", "-o", "s"], None);
+    let o = redc_in(
+        &d,
+        &[
+            "sign", "--key", "k.pem", "--scheme", "pss", "--in", "m", "-o", "s",
+        ],
+        None,
+    );
     assert!(o.status.success(), "{}", err(&o));
     let o = redc_in(
         &d,
