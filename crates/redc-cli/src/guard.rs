@@ -72,13 +72,14 @@ pub fn single_dash_word(args: &[OsString]) -> Option<String> {
     None
 }
 
-/// Refuse more than one input read from stdin (`-`): `names` pairs an
-/// option's name with its value.
+/// Refuse more than one input read from stdin: `names` pairs an option's
+/// name with its value, `-` for one that reads stdin (an input given as
+/// `-`, or `--passin stdin`).
 pub fn one_stdin(names: &[(&str, &str)]) -> Result<(), String> {
     let from_stdin: Vec<&str> = names.iter().filter(|(_, v)| *v == "-").map(|(n, _)| *n).collect();
     if from_stdin.len() > 1 {
         return Err(format!(
-            "{} read stdin ('-'); at most one input can come from stdin",
+            "{} all read stdin; at most one input can come from stdin",
             from_stdin.join(" and ")
         ));
     }

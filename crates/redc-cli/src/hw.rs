@@ -6,8 +6,8 @@
 //!   --b HEX [--radix-bits K] [--depth D] [--json]`
 //! * `redc hw reproduce [--json]`
 //!
-//! `cycles` is what the paper's formula counts (004 Table 4 / Table 1, 002
-//! eq. (1), 003 section 8.2), `total_cycles` everything the model simulates;
+//! `cycles` is what the paper's formula counts (McIvor et al. Table 4 / Table 1, Zhao et al.
+//! eq. (1), Shand and Vuillemin section 8.2), `total_cycles` everything the model simulates;
 //! both are counted by the simulations.  Bad input: one line on stderr,
 //! status 2.  See docs/HARDWARE.md.
 
@@ -22,9 +22,9 @@ use serde_json::json;
 const MAX_MODULUS_BITS: u64 = 4096;
 /// Largest exponent the models accept, in bits.
 const MAX_EXPONENT_BITS: u64 = 4096;
-/// Default radix exponent of the 002 pipeline (SEA-II's k = 32).
+/// Default radix exponent of the Zhao et al. pipeline (SEA-II's k = 32).
 const DEFAULT_HRM_RADIX_BITS: u32 = 32;
-/// Default digit size of the 003 multiplier (the PAM's radix 4).
+/// Default digit size of the Shand and Vuillemin multiplier (the PAM's radix 4).
 const DEFAULT_QPIPE_RADIX_BITS: u32 = 2;
 
 /// Arguments of `redc hw`.
@@ -68,7 +68,7 @@ pub struct RtlArgs {
 /// Arguments of `redc hw modexp`.
 #[derive(clap::Args, Debug)]
 pub struct ModexpArgs {
-    /// csa5to2 (004 Alg. 2 + Alg. 5), csa4to2 (004 Alg. 3 + Alg. 5) or hrm (002 pipeline).
+    /// csa5to2 (McIvor et al. Alg. 2 + Alg. 5), csa4to2 (McIvor et al. Alg. 3 + Alg. 5) or hrm (Zhao et al. pipeline).
     #[arg(long, value_name = "NAME")]
     pub design: String,
     /// The odd modulus >= 3, in hex.
@@ -91,7 +91,7 @@ pub struct ModexpArgs {
 /// Arguments of `redc hw montmul`.
 #[derive(clap::Args, Debug)]
 pub struct MontmulArgs {
-    /// csa5to2, csa4to2, hrm or qpipe (003 Alg. 6 with quotient pipelining).
+    /// csa5to2, csa4to2, hrm or qpipe (Shand and Vuillemin Alg. 6 with quotient pipelining).
     #[arg(long, value_name = "NAME")]
     pub design: String,
     /// The odd modulus >= 3, in hex.
@@ -230,13 +230,13 @@ fn print_object(value: serde_json::Value, as_json: bool) {
 /// JSON form keeps them as bare lowercase hex strings).
 const HEX_FIELDS: [&str; 2] = ["result", "r"];
 
-/// A seed paper by its authors (a clone of the repository does not carry
-/// the seed files themselves); the JSON keeps the seed file's name.
-fn paper_name(seed: &str) -> &'static str {
-    match seed.get(..3) {
-        Some("002") => "002 Zhao et al.",
-        Some("003") => "003 Shand, Vuillemin",
-        Some("004") => "004 McIvor et al.",
+/// A paper's short name for the table, with the number the README's Papers
+/// section gives it (the JSON gives authors and title).
+fn paper_name(paper: &str) -> &'static str {
+    match paper {
+        reproduce::SEED_002 => "002 Zhao et al.",
+        reproduce::SEED_003 => "003 Shand, Vuillemin",
+        reproduce::SEED_004 => "004 McIvor et al.",
         _ => "(unknown)",
     }
 }
@@ -258,7 +258,10 @@ fn modexp(args: &ModexpArgs) -> Result<(), String> {
             }
             let rep = csa_exp::modexp(d, &n, &base, &e).map_err(|e| e.to_string())?;
             let (paper, formula) = match d {
-                CsaDesign::FiveToTwo => (formulas::mcivor_exp_cycles(k, l), "(k+2)(k_e+3), 004 Table 4"),
+                CsaDesign::FiveToTwo => (
+                    formulas::mcivor_exp_cycles(k, l),
+                    "(k+2)(k_e+3), McIvor et al. Table 4",
+                ),
                 CsaDesign::FourToTwo => (
                     (k + 3) * (l + 3),
                     "(k+3)(k_e+3): Table 4 with Alg. 3's k+2 per product",
@@ -296,7 +299,7 @@ fn modexp(args: &ModexpArgs) -> Result<(), String> {
                 "r_bits": rep.r_bits,
                 "exp_bits": l,
                 "paper_cycles": if l == 0 { 0 } else { formulas::zhao_eq1(l, rep.m as u64) },
-                "paper_formula": "l[2(m+3)+1]+m+2, 002 eq. (1)",
+                "paper_formula": "l[2(m+3)+1]+m+2, Zhao et al. eq. (1)",
             })
         }
         Design::Qpipe => return Err("--design qpipe is a multiplier only (use montmul)".into()),
@@ -329,7 +332,7 @@ fn montmul(args: &MontmulArgs) -> Result<(), String> {
                 "r_bits": rep.r_bits,
                 "k": k,
                 "paper_cycles": formulas::mcivor_mult_cycles(k, d == CsaDesign::FourToTwo),
-                "paper_formula": "k+1 (Alg. 2) / k+2 (Alg. 3), 004 Table 1",
+                "paper_formula": "k+1 (Alg. 2) / k+2 (Alg. 3), McIvor et al. Table 1",
             })
         }
         Design::Hrm => {
@@ -345,7 +348,7 @@ fn montmul(args: &MontmulArgs) -> Result<(), String> {
                 "r": hex(&(BigUint::from(1u32) << rep.r_bits)),
                 "r_bits": rep.r_bits,
                 "paper_cycles": formulas::zhao_eq1(1, rep.m as u64),
-                "paper_formula": "eq. (1) with l = 1, 002",
+                "paper_formula": "eq. (1) with l = 1, Zhao et al.",
             })
         }
         Design::Qpipe => {
@@ -370,7 +373,7 @@ fn montmul(args: &MontmulArgs) -> Result<(), String> {
                 "carry_cycles": rep.carry_cycles,
                 "reduce_cycles": rep.reduce_cycles,
                 "paper_cycles": formulas::shand_qpipe_iterations(rep.digits, d as u64),
-                "paper_formula": "n+d iterations, 003 section 8.2",
+                "paper_formula": "n+d iterations, Shand and Vuillemin section 8.2",
             })
         }
     };

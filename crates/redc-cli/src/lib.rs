@@ -21,6 +21,10 @@ mod sign_many;
 mod speed;
 
 pub use guard::single_dash_word;
+pub use io::mark_stdout_closed;
+
+/// The running subcommand's name, for [`out`]'s messages.
+static SUBCOMMAND: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -131,6 +135,13 @@ pub fn main() -> ! {
         eprintln!("redc: {msg}");
         std::process::exit(2);
     }
+    let names: Vec<String> = Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    if let Some(name) = guard::subcommand_of(&args, &names) {
+        let _ = SUBCOMMAND.set(name);
+    }
     let status = match cli.command {
         Command::Genrsa(args) => rsa_cmds::genrsa(args),
         Command::Pubout(args) => rsa_cmds::pubout(args),
@@ -201,17 +212,14 @@ fn unknown_long(text: &str) -> Option<String> {
     Some(rest.split(['\'', '=']).next()?.to_string())
 }
 
-/// Write `text` to stdout. A reader that has gone away (a closed pipe) ends
-/// the program quietly with status 141, as SIGPIPE would, instead of a panic.
+/// Write `text` to stdout. A failed write (a full device, a closed stdout,
+/// a reader that has gone away) ends the program with one line on stderr
+/// and status 2, as every other write failure does.
 pub fn out(text: &str) {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        std::process::exit(141);
+    if let Err(message) = io::write_stdout(text.as_bytes()) {
+        let sub = SUBCOMMAND.get().map_or(String::new(), |s| format!(" {s}"));
+        eprintln!("redc{sub}: {message}");
+        std::process::exit(2);
     }
 }
 

@@ -4,7 +4,8 @@
 //! Without options: the key's kind and size, its public exponent and type
 //! (RSA, or RSA-PSS with its parameters). `--text`: the components in
 //! OpenSSL's layout (the private ones only for a private key). `--pubout`:
-//! the public key (SPKI PEM) first. `--check`: the consistency checks of
+//! the public key (SPKI PEM) alone, as `openssl pkey -pubout` writes it;
+//! with `--text`, followed by the public components. `--check`: the consistency checks of
 //! the RSA layer (n = p q, e dP = 1 mod p-1 and e dQ = 1 mod q-1, hence
 //! d e = 1 mod lcm(p-1, q-1); the CRT values) and Miller-Rabin on p and q
 //! with the FIPS 186-5 Table B.1 round counts; prints `RSA key ok` (status
@@ -34,12 +35,12 @@ pub struct PkeyArgs {
     /// Check the private key's consistency and primes: `RSA key ok` (status 0) or the failed check (status 1).
     #[arg(long)]
     check: bool,
-    /// Write the public key (SPKI PEM) first; with --text, print the public components only.
+    /// Write only the public key (SPKI PEM); with --text, followed by the public components.
     #[arg(long)]
     pubout: bool,
-    /// Output file (`-` for stdout).
-    #[arg(short = 'o', long = "out", default_value = "-")]
-    out: String,
+    /// Output file (`-` for stdout, the default).
+    #[arg(short = 'o', long = "out")]
+    out: Option<String>,
 }
 
 /// `redc pkey`.
@@ -56,6 +57,10 @@ enum Key {
 }
 
 fn pkey(args: &PkeyArgs) -> Result<i32, String> {
+    crate::guard::one_stdin(&[
+        ("--key", &args.key),
+        ("--passin", crate::rsa_cmds::passin_stream(args.passin.as_deref())),
+    ])?;
     let bytes = Zeroizing::new(read_input(&args.key)?);
     let pass = args
         .passin
@@ -94,6 +99,7 @@ fn pkey(args: &PkeyArgs) -> Result<i32, String> {
     }
     let bits = bit_len(&public.n);
     match (&key, args.text, args.pubout) {
+        (_, false, true) => {}
         (Key::Private(c), true, false) => private_text(&mut out, c, bits),
         (_, true, _) => public_text(&mut out, &public, bits),
         (Key::Private(_), false, _) => {
@@ -105,10 +111,12 @@ fn pkey(args: &PkeyArgs) -> Result<i32, String> {
             number(&mut out, "Exponent", &public.e);
         }
     }
-    if !args.text {
+    if !args.text && !args.pubout {
         out.push_str(&format!("Type: {}\n", alg.name()));
     }
-    pss_text(&mut out, alg);
+    if args.text || !args.pubout {
+        pss_text(&mut out, alg);
+    }
     let mut status = 0;
     if args.check
         && let Key::Private(c) = &key
@@ -127,7 +135,7 @@ fn pkey(args: &PkeyArgs) -> Result<i32, String> {
     } else {
         Secrecy::Public
     };
-    write_output(&args.out, out.as_bytes(), secrecy)?;
+    write_output(args.out.as_deref().unwrap_or("-"), out.as_bytes(), secrecy)?;
     Ok(status)
 }
 

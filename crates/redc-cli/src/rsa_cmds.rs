@@ -107,7 +107,8 @@ pub enum PubFormat {
 pub const DECRYPT_ABOUT: &str = "Decrypt a file (OAEP, or PKCS#1 v1.5 with implicit rejection).
 
 OAEP: a ciphertext that does not decrypt (wrong key, wrong --hash, which \
-sets both the label hash and the MGF1 hash, wrong --label, damaged file) writes \
+sets both the label hash and the MGF1 hash unless --mgf1-hash is given, wrong \
+--label, damaged file) writes \
 nothing and exits with status 1. OpenSSL's OAEP default is SHA-1: decrypt its \
 output with --hash sha1.
 
@@ -139,12 +140,12 @@ pub struct GenrsaArgs {
     /// Modulus size in bits (1024 to 16384).
     #[arg(long, value_parser = parse_genrsa_bits)]
     bits: usize,
-    /// Public exponent (odd, at least 3; decimal or 0x-prefixed hex).
-    #[arg(long, default_value = "65537")]
-    e: String,
-    /// Private key format.
-    #[arg(long, value_enum, default_value_t = PrivFormat::Pkcs8)]
-    format: PrivFormat,
+    /// Public exponent (odd, at least 3; decimal or 0x-prefixed hex; default: 65537).
+    #[arg(long)]
+    e: Option<String>,
+    /// Private key format (default: pkcs8).
+    #[arg(long, value_enum)]
+    format: Option<PrivFormat>,
     /// Write DER instead of PEM.
     #[arg(long)]
     der: bool,
@@ -166,9 +167,9 @@ pub struct GenrsaArgs {
     /// With --pss --hash: the minimum salt length (default: the hash length).
     #[arg(long, requires = "hash")]
     salt_len: Option<usize>,
-    /// Output file (`-` for stdout).
-    #[arg(short = 'o', long = "out", default_value = "-")]
-    out: String,
+    /// Output file (`-` for stdout, the default).
+    #[arg(short = 'o', long = "out")]
+    out: Option<String>,
     /// Show progress even when stderr is not a terminal (it is shown on a
     /// terminal from 4096 bits).
     #[arg(long)]
@@ -184,15 +185,15 @@ pub struct PuboutArgs {
     /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
     #[arg(long, value_name = "ARG")]
     passin: Option<String>,
-    /// Public key format.
-    #[arg(long, value_enum, default_value_t = PubFormat::Spki)]
-    format: PubFormat,
+    /// Public key format (default: spki).
+    #[arg(long, value_enum)]
+    format: Option<PubFormat>,
     /// Write DER instead of PEM.
     #[arg(long)]
     der: bool,
-    /// Output file (`-` for stdout).
-    #[arg(short = 'o', long = "out", default_value = "-")]
-    out: String,
+    /// Output file (`-` for stdout, the default).
+    #[arg(short = 'o', long = "out")]
+    out: Option<String>,
 }
 
 /// Arguments of `redc sign`.
@@ -261,9 +262,9 @@ pub struct VerifyArgs {
     /// Signature scheme (default: pkcs1; pss for an RSA-PSS key).
     #[arg(long, value_enum)]
     scheme: Option<SigScheme>,
-    /// PSS salt length in bytes, or `auto` to recover it (default).
-    #[arg(long, default_value = "auto", value_parser = parse_salt_len, allow_hyphen_values = true)]
-    salt_len: SaltLen,
+    /// PSS salt length in bytes, or `auto` to recover it (default: auto).
+    #[arg(long, value_parser = parse_salt_len, allow_hyphen_values = true)]
+    salt_len: Option<SaltLen>,
     /// The signed file (`-` for stdin, the default).
     #[arg(long = "in")]
     input: Option<String>,
@@ -281,24 +282,37 @@ pub struct CryptArgs {
     /// Passphrase of an encrypted private key (pass:TEXT, env:VAR, file:PATH, fd:N, stdin).
     #[arg(long, value_name = "ARG")]
     passin: Option<String>,
-    /// Encryption scheme.
-    #[arg(long, value_enum, default_value_t = CryptScheme::Oaep)]
-    scheme: CryptScheme,
-    /// OAEP hash, for the label and MGF1 unless --mgf1-hash (OpenSSL's OAEP default is sha1).
-    #[arg(long, value_enum, default_value_t = HashName::Sha256)]
-    hash: HashName,
+    /// Encryption scheme (default: oaep).
+    #[arg(long, value_enum)]
+    scheme: Option<CryptScheme>,
+    /// OAEP hash, for the label and MGF1 unless --mgf1-hash (default: sha256;
+    /// OpenSSL's OAEP default is sha1).
+    #[arg(long, value_enum)]
+    hash: Option<HashName>,
     /// OAEP: the MGF1 hash (default: the same as --hash).
     #[arg(long, value_enum)]
     mgf1_hash: Option<HashName>,
     /// OAEP label, in hex, `0x` prefix allowed (default: empty).
-    #[arg(long, default_value = "", value_parser = parse_label)]
-    label: Label,
-    /// Input file (`-` for stdin).
+    #[arg(long, value_parser = parse_label)]
+    label: Option<Label>,
+    /// Input file (`-` for stdin, the default).
     #[arg(long = "in")]
-    input: String,
-    /// Output file (`-` for stdout).
+    input: Option<String>,
+    /// Output file (`-` for stdout, the default).
     #[arg(short = 'o', long = "out")]
-    out: String,
+    out: Option<String>,
+}
+
+impl CryptArgs {
+    fn scheme(&self) -> CryptScheme {
+        self.scheme.unwrap_or(CryptScheme::Oaep)
+    }
+    fn input(&self) -> &str {
+        self.input.as_deref().unwrap_or("-")
+    }
+    fn out(&self) -> &str {
+        self.out.as_deref().unwrap_or("-")
+    }
 }
 
 type CmdResult = Result<i32, String>;
@@ -362,6 +376,15 @@ fn parse_label(text: &str) -> Result<Label, String> {
 
 fn passphrase(passin: Option<&str>) -> Result<Option<zeroize::Zeroizing<Vec<u8>>>, String> {
     passin.map(|arg| read_pass("--passin", arg)).transpose()
+}
+
+/// `--passin`'s place in [`one_stdin`]: `-` when it reads stdin (`stdin`
+/// or `fd:0`).
+pub(crate) fn passin_stream(passin: Option<&str>) -> &'static str {
+    match passin {
+        Some("stdin" | "fd:0") => "-",
+        _ => "",
+    }
 }
 
 fn load_error(path: &str, e: KeyLoadError) -> String {
@@ -464,18 +487,21 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
     finish(
         "genrsa",
         (|| {
-            let e = parse_exponent(&args.e)?;
+            let e = parse_exponent(args.e.as_deref().unwrap_or("65537"))?;
             let cipher = match (args.cipher, &args.passout) {
                 (Some(_), None) => return Err("--cipher needs --passout (the passphrase)".into()),
                 (Some(CipherName::Aes128), Some(_)) => KeyCipher::Aes128Cbc,
                 (Some(CipherName::Aes192), Some(_)) => KeyCipher::Aes192Cbc,
                 (Some(CipherName::Aes256), Some(_)) | (None, _) => KeyCipher::Aes256Cbc,
             };
-            if args.passout.is_some() && args.der && args.format == PrivFormat::Pkcs1 {
+            if args.passout.is_some()
+                && args.der
+                && args.format.unwrap_or(PrivFormat::Pkcs8) == PrivFormat::Pkcs1
+            {
                 return Err("an encrypted PKCS#1 key is PEM only; use --format pkcs8 for DER".into());
             }
             let alg = if args.pss {
-                if args.format == PrivFormat::Pkcs1 {
+                if args.format.unwrap_or(PrivFormat::Pkcs8) == PrivFormat::Pkcs1 {
                     return Err("an RSA-PSS key is written as PKCS#8 only (--format pkcs8)".into());
                 }
                 match args.hash.map(HashName::alg) {
@@ -524,7 +550,7 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
                 bar.finish_with_message(format!("redc genrsa: {} bits: done", args.bits));
             }
             let key = key?;
-            let format = match args.format {
+            let format = match args.format.unwrap_or(PrivFormat::Pkcs8) {
                 PrivFormat::Pkcs1 => PrivateKeyFormat::Pkcs1,
                 PrivFormat::Pkcs8 => PrivateKeyFormat::Pkcs8,
             };
@@ -551,7 +577,7 @@ pub fn genrsa(args: GenrsaArgs) -> i32 {
                     .map_err(|err| err.to_string())?
                 }
             };
-            write_output(&args.out, &file, Secrecy::Secret)?;
+            write_output(args.out.as_deref().unwrap_or("-"), &file, Secrecy::Secret)?;
             Ok(0)
         })(),
     )
@@ -574,8 +600,12 @@ pub fn pubout(args: PuboutArgs) -> i32 {
     finish(
         "pubout",
         (|| {
+            one_stdin(&[
+                ("--key", &args.key),
+                ("--passin", passin_stream(args.passin.as_deref())),
+            ])?;
             let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
-            let format = match args.format {
+            let format = match args.format.unwrap_or(PubFormat::Spki) {
                 PubFormat::Pkcs1 => PublicKeyFormat::Pkcs1,
                 PubFormat::Spki => PublicKeyFormat::Spki,
             };
@@ -585,7 +615,7 @@ pub fn pubout(args: PuboutArgs) -> i32 {
             };
             let file = keyfile::encode_public_key_info(&c, alg, format, encoding(args.der))
                 .map_err(|e| e.to_string())?;
-            write_output(&args.out, &file, Secrecy::Public)?;
+            write_output(args.out.as_deref().unwrap_or("-"), &file, Secrecy::Public)?;
             Ok(0)
         })(),
     )
@@ -645,7 +675,16 @@ pub fn sign(args: SignArgs) -> i32 {
             let input = args.input.first().map_or("-", String::as_str);
             let out = args.out.as_deref().unwrap_or("-");
             if args.digest.is_none() && args.out_dir.is_none() {
-                one_stdin(&[("--key", &args.key), ("--in", input)])?;
+                one_stdin(&[
+                    ("--key", &args.key),
+                    ("--in", input),
+                    ("--passin", passin_stream(args.passin.as_deref())),
+                ])?;
+            } else {
+                one_stdin(&[
+                    ("--key", &args.key),
+                    ("--passin", passin_stream(args.passin.as_deref())),
+                ])?;
             }
             let (key, alg) = load_private(&args.key, args.passin.as_deref())?;
             let (pss, hash, mgf1) = signature_plan(alg, args.scheme, args.hash, args.mgf1_hash)?;
@@ -707,14 +746,23 @@ pub fn verify(args: VerifyArgs) -> i32 {
         "verify",
         (|| {
             let input = args.input.as_deref().unwrap_or("-");
+            let passin = ("--passin", passin_stream(args.passin.as_deref()));
             if args.digest.is_none() {
-                one_stdin(&[("--key", &args.key), ("--in", input), ("--sig", &args.sig)])?;
+                one_stdin(&[
+                    ("--key", &args.key),
+                    ("--in", input),
+                    ("--sig", &args.sig),
+                    passin,
+                ])?;
             } else {
-                one_stdin(&[("--key", &args.key), ("--sig", &args.sig)])?;
+                one_stdin(&[("--key", &args.key), ("--sig", &args.sig), passin])?;
             }
             let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
             let (pss, hash, mgf1) = signature_plan(alg, args.scheme, args.hash, args.mgf1_hash)?;
-            let salt = match (args.salt_len, min_salt(alg)) {
+            if args.salt_len.is_some() && !pss {
+                return Err("--salt-len applies to --scheme pss only".into());
+            }
+            let salt = match (args.salt_len.unwrap_or(SaltLen::Auto), min_salt(alg)) {
                 (SaltLen::Exact(n), min) if n < min => {
                     return Err(format!("--salt-len {n}: the RSA-PSS key requires at least {min}"));
                 }
@@ -751,16 +799,25 @@ pub fn verify(args: VerifyArgs) -> i32 {
 
 /// The hash, MGF1 hash and label of `encrypt` and `decrypt`, checked together.
 fn crypt_options(args: &CryptArgs) -> Result<(HashAlg, HashAlg, Vec<u8>), String> {
-    let hash = args.hash.alg();
+    let hash = args.hash.map_or(HashAlg::Sha256, HashName::alg);
     let mgf1 = args.mgf1_hash.map_or(hash, HashName::alg);
-    let label = args.label.0.clone();
-    if args.scheme == CryptScheme::Pkcs1 && !label.is_empty() {
-        return Err("--label applies to --scheme oaep only".into());
+    let label = args.label.clone().unwrap_or_default().0;
+    if args.scheme() == CryptScheme::Pkcs1 {
+        for (given, option) in [
+            (args.label.is_some(), "--label"),
+            (args.hash.is_some(), "--hash"),
+            (args.mgf1_hash.is_some(), "--mgf1-hash"),
+        ] {
+            if given {
+                return Err(format!("{option} applies to --scheme oaep only"));
+            }
+        }
     }
-    if args.scheme == CryptScheme::Pkcs1 && args.mgf1_hash.is_some() {
-        return Err("--mgf1-hash applies to --scheme oaep only".into());
-    }
-    one_stdin(&[("--key", &args.key), ("--in", &args.input)])?;
+    one_stdin(&[
+        ("--key", &args.key),
+        ("--in", args.input()),
+        ("--passin", passin_stream(args.passin.as_deref())),
+    ])?;
     Ok((hash, mgf1, label))
 }
 
@@ -772,9 +829,9 @@ pub fn encrypt(args: CryptArgs) -> i32 {
             let (hash, mgf1, label) = crypt_options(&args)?;
             let (key, alg) = load_public(&args.key, args.passin.as_deref())?;
             refuse_pss_for_encryption(alg)?;
-            let msg = zeroize::Zeroizing::new(read_input(&args.input)?);
+            let msg = zeroize::Zeroizing::new(read_input(args.input())?);
             let mut rng = os_rng();
-            let ct = match args.scheme {
+            let ct = match args.scheme() {
                 CryptScheme::Pkcs1 => key.encrypt_pkcs1v15(&mut rng, &msg),
                 CryptScheme::Oaep => key.encrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &msg),
             }
@@ -783,7 +840,7 @@ pub fn encrypt(args: CryptArgs) -> i32 {
                     "message of {} bytes is too long for a {}-bit key with {}",
                     msg.len(),
                     key.bits(),
-                    if args.scheme == CryptScheme::Pkcs1 {
+                    if args.scheme() == CryptScheme::Pkcs1 {
                         "PKCS#1 v1.5".to_string()
                     } else {
                         format!("OAEP-{}", hash.name())
@@ -791,7 +848,7 @@ pub fn encrypt(args: CryptArgs) -> i32 {
                 ),
                 other => other.to_string(),
             })?;
-            write_output(&args.out, &ct, Secrecy::Public)?;
+            write_output(args.out(), &ct, Secrecy::Public)?;
             Ok(0)
         })(),
     )
@@ -805,15 +862,15 @@ pub fn decrypt(args: CryptArgs) -> i32 {
             let (hash, mgf1, label) = crypt_options(&args)?;
             let (key, alg) = load_private(&args.key, args.passin.as_deref())?;
             refuse_pss_for_encryption(alg)?;
-            let ct = read_input(&args.input)?;
+            let ct = read_input(args.input())?;
             let mut rng = os_rng();
-            let result = match args.scheme {
+            let result = match args.scheme() {
                 CryptScheme::Pkcs1 => key.decrypt_pkcs1v15(&mut rng, &ct),
                 CryptScheme::Oaep => key.decrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &ct),
             };
             match result {
                 Ok(msg) => {
-                    write_output(&args.out, &msg, Secrecy::Secret)?;
+                    write_output(args.out(), &msg, Secrecy::Secret)?;
                     Ok(0)
                 }
                 Err(RsaError::Decryption) => {

@@ -101,11 +101,14 @@ pub fn run(args: &SignArgs, plan: &Plan, dir: &str) -> Result<i32, String> {
         }
     }
     if failed > 0 {
-        eprintln!(
-            "redc sign: {failed} of {} files failed; the others are signed in '{}'",
-            args.input.len(),
-            quote_untrusted(dir)
-        );
+        let total = args.input.len();
+        let signed = total - failed;
+        let dir = quote_untrusted(dir);
+        if signed == 0 {
+            eprintln!("redc sign: {failed} of {total} files failed; none was signed in '{dir}'");
+        } else {
+            eprintln!("redc sign: {failed} of {total} files failed; {signed} signed in '{dir}'");
+        }
         return Ok(2);
     }
     Ok(0)

@@ -1,5 +1,5 @@
 //! The asynchronous carry-completion adder of Shand and Vuillemin
-//! (seed 003_a59de62570b3e580.txt, section 8.1).
+//! (Shand and Vuillemin, "Fast Implementations of RSA Cryptography", section 8.1).
 //!
 //! A carry-save pair `(S, C)` is converted to binary by clocking a row of
 //! half adders, `S <- S xor C`, `C <- (S and C) << 1`, until a wide OR of the

@@ -1,5 +1,5 @@
 //! Carry-save building blocks of McIvor, McLoone and McCanny
-//! (seed 004_dd6d1da5d9124845.txt, sections 2.2 and 2.3).
+//! (McIvor, McLoone and McCanny, "Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques", sections 2.2 and 2.3).
 //!
 //! * [`BitVec`] is a fixed-width register: a vector of 64-bit words, least
 //!   significant word first.  Its width never changes after creation; the

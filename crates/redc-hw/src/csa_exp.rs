@@ -1,5 +1,5 @@
 //! The modified RSA exponentiation of McIvor, McLoone and McCanny
-//! (seed 004_dd6d1da5d9124845.txt, section 3.2, Alg. 5 and Table 4).
+//! (McIvor, McLoone and McCanny, "Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques", section 3.2, Alg. 5 and Table 4).
 //!
 //! Two carry-save Montgomery multipliers ([`crate::csa_mont`]) run in
 //! lock-step on one clock: in each exponent step multiplier 1 squares

@@ -1,5 +1,5 @@
 //! Radix-2 carry-save Montgomery multipliers of McIvor, McLoone and McCanny
-//! (seed 004_dd6d1da5d9124845.txt, section 2.2: Alg. 2 "five-to-two" and
+//! (McIvor, McLoone and McCanny, "Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques", section 2.2: Alg. 2 "five-to-two" and
 //! Alg. 3 "four-to-two plus multiplexer"; section 2.3: the BRFA).
 //!
 //! Inputs `A = A1 + A2`, `B = B1 + B2` and output `S = S1 + S2` are all in

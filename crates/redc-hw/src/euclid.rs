@@ -1,4 +1,4 @@
-//! Euclid's bit-serial division (seed 003_a59de62570b3e580.txt, section 5,
+//! Euclid's bit-serial division (Shand and Vuillemin, "Fast Implementations of RSA Cryptography", section 5,
 //! Alg. 4), used as the post-processing reduction of the models whose
 //! Montgomery products end above the modulus: the 002 pipeline (which works
 //! modulo `M~ = M'·M`, so its result must be reduced modulo `M`) and the

@@ -1,5 +1,5 @@
 //! The radix-2^k column-sharing super-pipeline of Zhao, Wang, Lu and Dai
-//! (seed 002_155e2350ce0468cb.txt: Alg. 1 and 2 of section 2, the pipeline
+//! (Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High Speed Implementation of Modular Exponentiation in ASIC": Alg. 1 and 2 of section 2, the pipeline
 //! of section 3, eq. (1)).
 //!
 //! ## Arithmetic (Alg. 2)

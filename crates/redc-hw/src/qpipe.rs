@@ -1,5 +1,5 @@
 //! Shand and Vuillemin's radix-2^p Hensel modular product with quotient
-//! pipelining (seed 003_a59de62570b3e580.txt, section 6 Alg. 6, section 8.2,
+//! pipelining (Shand and Vuillemin, "Fast Implementations of RSA Cryptography", section 6 Alg. 6, section 8.2,
 //! and the carry-completion conversion of section 8.1).
 //!
 //! ## Recurrence (section 8.2)

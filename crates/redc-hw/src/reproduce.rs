@@ -11,17 +11,17 @@ use crate::csa_mont::CsaDesign;
 use num_bigint::{BigUint, RandBigInt};
 use rand::{SeedableRng, rngs::StdRng};
 
-/// Seed file of McIvor et al.
-pub const SEED_004: &str = "004_dd6d1da5d9124845.txt";
-/// Seed file of Zhao et al.
-pub const SEED_002: &str = "002_155e2350ce0468cb.txt";
-/// Seed file of Shand and Vuillemin.
-pub const SEED_003: &str = "003_a59de62570b3e580.txt";
+/// McIvor et al.'s paper, by authors and title.
+pub const SEED_004: &str = "McIvor, McLoone and McCanny: Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques";
+/// Zhao et al.'s paper, by authors and title.
+pub const SEED_002: &str = "Zhao, Wang, Lu and Dai: Hierarchical Optimizations for High Speed Implementation of Modular Exponentiation in ASIC";
+/// Shand and Vuillemin's paper, by authors and title.
+pub const SEED_003: &str = "Shand and Vuillemin: Fast Implementations of RSA Cryptography";
 
 /// One compared figure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// seed file name
+    /// the paper, by authors and title
     pub paper: &'static str,
     /// table or section
     pub table: String,

@@ -1,5 +1,5 @@
 //! Verilog-2005 generator for 004's carry-save exponentiator (seed
-//! 004_dd6d1da5d9124845.txt: Alg. 2 five-to-two and Alg. 3 four-to-two
+//! McIvor, McLoone and McCanny, "Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques": Alg. 2 five-to-two and Alg. 3 four-to-two
 //! multipliers, section 2.3 BRFA, Alg. 5 exponentiator with its two
 //! multipliers) and a self-checking Icarus testbench.
 //!

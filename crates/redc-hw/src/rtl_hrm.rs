@@ -1,5 +1,5 @@
 //! Verilog-2005 generator for 002's radix-2^k column-sharing super-pipeline
-//! (seed 002_155e2350ce0468cb.txt: Alg. 2, section 3.2 and Fig. 3; the top
+//! (Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High Speed Implementation of Modular Exponentiation in ASIC": Alg. 2, section 3.2 and Fig. 3; the top
 //! unit's 2-bit carry register of issue 12) and a self-checking Icarus
 //! testbench.
 //!

@@ -1,5 +1,5 @@
 //! The β-ary exponentiation of Shand and Vuillemin with odd powers only
-//! (seed 003_a59de62570b3e580.txt, section 4.2).
+//! (Shand and Vuillemin, "Fast Implementations of RSA Cryptography", section 4.2).
 //!
 //! A table of the odd powers `A, A³, …, A^(β−1)` is built (`A²` and then
 //! `β/2 − 1` multiplications: `β/2` products; none for `p = 1`).  The

@@ -460,9 +460,17 @@ fn decode_any(input: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError
         // The first block only, as OpenSSL reads it: text before and after
         // (explanatory text, a certificate) is ignored.
         let block = &input[start..];
-        let end = find(block, b"-----END ")
-            .and_then(|e| find(&block[e + 9..], b"-----").map(|d| e + 9 + d + 5))
-            .unwrap_or(block.len());
+        let Some(end) =
+            find(block, b"-----END ").and_then(|e| find(&block[e + 9..], b"-----").map(|d| e + 9 + d + 5))
+        else {
+            // A file cut short: say so rather than the decoder's "pre-encapsulation boundary".
+            let begin = block.split(|&b| b == b'\n').next().unwrap_or_default();
+            let begin = String::from_utf8_lossy(begin);
+            return Err(KeyFileError::BadPem(format!(
+                "no END line after '{}': the file is cut short",
+                quote_untrusted(begin.trim_end())
+            )));
+        };
         return decode_pem(&block[..end], pass);
     }
     if input.first() == Some(&0x30) {

@@ -1,5 +1,5 @@
 //! The combinational logic array of a 002 processing unit (seed
-//! 002_155e2350ce0468cb.txt, section 4, Fig. 4(b)) as Verilog text, for
+//! Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High Speed Implementation of Modular Exponentiation in ASIC", section 4, Fig. 4(b)) as Verilog text, for
 //! [`super`].
 
 /// Carry-save netlist text with fresh wire names.

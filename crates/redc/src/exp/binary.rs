@@ -1,6 +1,6 @@
 //! Binary exponentiation, the reference methods.
 //!
-//! Seed: 003_a59de62570b3e580.txt, section 4.1: Algorithm 2 (L, low to high:
+//! Paper: Shand and Vuillemin, "Fast Implementations of RSA Cryptography", section 4.1: Algorithm 2 (L, low to high:
 //! square the base, multiply into the result when the bit is set) and
 //! Algorithm 3 (H, high to low: square the result, then multiply by the
 //! base when the bit is set). Both branch on exponent bits: **variable

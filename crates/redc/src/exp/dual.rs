@@ -1,7 +1,7 @@
 //! The two CRT halves of a private key as one engine: p's and q's
 //! [`MontEngine`]s plus, where the CPU has a dual kernel, that kernel's
 //! per-key tables, built once when the key is loaded (seed
-//! 003_a59de62570b3e580.txt, Algorithm 1: the two half-size
+//! Shand and Vuillemin, "Fast Implementations of RSA Cryptography", Algorithm 1: the two half-size
 //! exponentiations of CRT, here run interleaved in one instruction stream).
 //!
 //! Secrets: the primes (inside the engines and tables, wiped on drop), the

@@ -1,7 +1,7 @@
 //! Sliding-window exponentiation for public exponents (variable time).
 //!
-//! Seed: 000_2ddd85c6e9a0b835.txt, section 4.4 (RSA with a 5-bit sliding
-//! window), 003_a59de62570b3e580.txt section 4.2 (odd powers only). Scanning
+//! Paper: Furukawa, Takenaka and Itoh, "A Fast RSA Implementation on Itanium 2", section 4.4 (RSA with a 5-bit sliding
+//! window), Shand and Vuillemin, "Fast Implementations of RSA Cryptography" section 4.2 (odd powers only). Scanning
 //! from the top, a window starts at a set bit and takes up to `w` bits
 //! ending in a set bit, so only odd powers are stored. The exponent's bits
 //! steer branches: use for public exponents only (verification,

@@ -1,6 +1,6 @@
 //! Constant-time fixed-window exponentiation, for secret exponents.
 //!
-//! Seed: 003_a59de62570b3e580.txt, section 4.2 (the beta-ary method,
+//! Paper: Shand and Vuillemin, "Fast Implementations of RSA Cryptography", section 4.2 (the beta-ary method,
 //! beta = 2^p). 003 stores odd powers only and multiplies only for non-zero
 //! digits, expecting beta/2 + k - p + (k/p)(beta-1)/beta products. Here
 //! every choice must be independent of the exponent, so the table holds all

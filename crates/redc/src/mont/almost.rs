@@ -1,8 +1,8 @@
 //! Almost-Montgomery multiplication: no final subtraction.
 //!
-//! Seeds: 003_a59de62570b3e580.txt, eq. (5) and Algorithm 5 (Shand and
+//! Papers: Shand and Vuillemin, "Fast Implementations of RSA Cryptography", eq. (5) and Algorithm 5 (Shand and
 //! Vuillemin: with inputs below 2N the Hensel quotient is below 2N when
-//! 4N <= R); 002_155e2350ce0468cb.txt, Algorithm 1 (Zhao et al.'s 2M bound).
+//! 4N <= R); Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High Speed Implementation of Modular Exponentiation in ASIC", Algorithm 1 (Zhao et al.'s 2M bound).
 //!
 //! Bound. For A, B < 2N and m < R:
 //!

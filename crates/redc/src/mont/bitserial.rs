@@ -1,7 +1,7 @@
 //! Radix-2 (bit-serial) Montgomery multiplication.
 //!
-//! Seeds: 004_dd6d1da5d9124845.txt, Algorithm 1 (McIvor et al., radix-2
-//! Montgomery); 003_a59de62570b3e580.txt, Algorithm 6 with beta = 2 (Shand and
+//! Papers: McIvor, McLoone and McCanny, "Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques", Algorithm 1 (McIvor et al., radix-2
+//! Montgomery); Shand and Vuillemin, "Fast Implementations of RSA Cryptography", Algorithm 6 with beta = 2 (Shand and
 //! Vuillemin's Hensel odd division, one quotient bit per step).
 //!
 //! One step per bit of A, `64 s` steps in all, so that R = 2^(64 s) is the same

@@ -1,6 +1,6 @@
 //! Coarsely Integrated Hybrid Scanning (CIHS) Montgomery multiplication.
 //!
-//! Seed: 001_e5e1fe9f4329e3ab.txt (Çelebi et al., the five algorithms), after
+//! Paper: Çelebi, Gözütok and Ertaul, "Implementations of Montgomery Multiplication Algorithms in Machine Languages" (Çelebi et al., the five algorithms), after
 //! Koç, Acar and Kaliski 1996. The low half of A*B (columns 0..s-1) is formed
 //! by operand scanning first; then each reduction pass, after shifting t down
 //! one word, adds the one product column that has just reached word s-1:

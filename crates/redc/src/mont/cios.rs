@@ -1,6 +1,6 @@
 //! Coarsely Integrated Operand Scanning (CIOS) Montgomery multiplication.
 //!
-//! Seed: 001_e5e1fe9f4329e3ab.txt (Çelebi et al., the five algorithms; CIOS
+//! Paper: Çelebi, Gözütok and Ertaul, "Implementations of Montgomery Multiplication Algorithms in Machine Languages" (Çelebi et al., the five algorithms; CIOS
 //! is the variant their tables favour), after Koç, Acar and Kaliski 1996.
 //! Per word b_i of B, one pass adds A*b_i, a second pass adds m*N and shifts
 //! down one word:

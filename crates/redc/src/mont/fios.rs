@@ -1,6 +1,6 @@
 //! Finely Integrated Operand Scanning (FIOS) Montgomery multiplication.
 //!
-//! Seed: 001_e5e1fe9f4329e3ab.txt (Çelebi et al., the five algorithms), after
+//! Paper: Çelebi, Gözütok and Ertaul, "Implementations of Montgomery Multiplication Algorithms in Machine Languages" (Çelebi et al., the five algorithms), after
 //! Koç, Acar and Kaliski 1996. The multiplication and the reduction share one
 //! inner loop; one carry word C runs from the reduction product of word j
 //! into the multiplication product of word j+1 (the dependency Itoh's form

@@ -1,6 +1,6 @@
 //! Finely Integrated Product Scanning (FIPS) Montgomery multiplication.
 //!
-//! Seed: 001_e5e1fe9f4329e3ab.txt (Çelebi et al., the five algorithms), after
+//! Paper: Çelebi, Gözütok and Ertaul, "Implementations of Montgomery Multiplication Algorithms in Machine Languages" (Çelebi et al., the five algorithms), after
 //! Koç, Acar and Kaliski 1996. The result is built column by column (product
 //! scanning): column k sums every a_j b_{k-j} and m_j n_{k-j} into a
 //! three-word accumulator (t0, t1, t2); in the low columns the quotient word

@@ -1,7 +1,7 @@
 //! The portable path's Montgomery product: FIPS ([`super::fips`]) with the
 //! limb count a compile-time constant, for the sizes RSA uses.
 //!
-//! Seed: 001_e5e1fe9f4329e3ab.txt (Çelebi et al.), FIPS after Koç, Acar and
+//! Paper: Çelebi, Gözütok and Ertaul, "Implementations of Montgomery Multiplication Algorithms in Machine Languages" (Çelebi et al.), FIPS after Koç, Acar and
 //! Kaliski 1996; the column schedule, the accumulator and its bound are
 //! [`super::fips`]'s, unchanged. What changes is only what the compiler
 //! knows: with `S` constant every column's length is known, the operand

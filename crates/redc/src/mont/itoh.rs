@@ -1,6 +1,6 @@
 //! Itoh's pipelined FIOS Montgomery multiplication.
 //!
-//! Seed: 000_2ddd85c6e9a0b835.txt (Furukawa, Takenaka, Itoh), Algorithm 3 /
+//! Paper: Furukawa, Takenaka and Itoh, "A Fast RSA Implementation on Itanium 2" (Furukawa, Takenaka, Itoh), Algorithm 3 /
 //! Fig. 3, "Itoh's algorithm for REDC". Each inner step has two
 //! multiply-accumulate chains with carries of their own:
 //!

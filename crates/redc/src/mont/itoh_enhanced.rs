@@ -1,6 +1,6 @@
 //! Enhanced Itoh Montgomery multiplication (three independent chains).
 //!
-//! Seed: 000_2ddd85c6e9a0b835.txt, section 3.2, Fig. 4 and 5. In Itoh's form
+//! Paper: Furukawa, Takenaka and Itoh, "A Fast RSA Implementation on Itanium 2", section 3.2, Fig. 4 and 5. In Itoh's form
 //! ([`super::itoh`]) the lower multiply-add waits for the upper addition.
 //! The enhancement splits each step into two plain multiply-adds and one
 //! four-input addition A'':

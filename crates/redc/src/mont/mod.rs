@@ -1,7 +1,7 @@
 //! Montgomery arithmetic: the context for one odd modulus and every
 //! multiplication algorithm of the seed papers.
 //!
-//! Seed: 000_2ddd85c6e9a0b835.txt, Algorithms 1 and 2 (REDC and the
+//! Paper: Furukawa, Takenaka and Itoh, "A Fast RSA Implementation on Itanium 2", Algorithms 1 and 2 (REDC and the
 //! conversions into and out of the Montgomery domain). For a modulus N of s
 //! limbs, R = 2^(64 s), and the Montgomery product of A and B is
 //! A B R^-1 mod N. A number x is in Montgomery form as x R mod N:

@@ -1,6 +1,6 @@
 //! Separated Operand Scanning (SOS) Montgomery multiplication.
 //!
-//! Seed: 001_e5e1fe9f4329e3ab.txt (Çelebi et al., section on the five
+//! Paper: Çelebi, Gözütok and Ertaul, "Implementations of Montgomery Multiplication Algorithms in Machine Languages" (Çelebi et al., section on the five
 //! algorithms), after Koç, Acar and Kaliski 1996, "SOS". The product A*B is
 //! formed completely (2s words), then reduced one word at a time:
 //!

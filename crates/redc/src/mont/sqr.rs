@@ -1,8 +1,8 @@
 //! Dedicated Montgomery squaring, fused with the reduction.
 //!
-//! Seeds: 003_a59de62570b3e580.txt, section 7.2 (Shand and Vuillemin: a
+//! Papers: Shand and Vuillemin, "Fast Implementations of RSA Cryptography", section 7.2 (Shand and Vuillemin: a
 //! squaring computes each cross product once; they measured 1.29x);
-//! 001_e5e1fe9f4329e3ab.txt, FIPS (product scanning), whose column loop
+//! Çelebi, Gözütok and Ertaul, "Implementations of Montgomery Multiplication Algorithms in Machine Languages", FIPS (product scanning), whose column loop
 //! this shares (`mont/acc.rs`).
 //!
 //! Column k of A^2 is `2 sum_{i<j, i+j=k} a_i a_j + [k even] a_{k/2}^2`:

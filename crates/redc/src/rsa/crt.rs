@@ -4,8 +4,8 @@
 //! engines and the dual kernel's tables ([`DualEngine`]), and qInv already in
 //! p's Montgomery encoding for Garner's step.
 //!
-//! Seeds: 003_a59de62570b3e580.txt, Algorithm 1 (CRT: two half-size
-//! exponentiations, then recombination); 004_dd6d1da5d9124845.txt, section
+//! Papers: Shand and Vuillemin, "Fast Implementations of RSA Cryptography", Algorithm 1 (CRT: two half-size
+//! exponentiations, then recombination); McIvor, McLoone and McCanny, "Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques", section
 //! 3.2 (CRT decryption with dP, dQ).
 //!
 //! # The domain in the types

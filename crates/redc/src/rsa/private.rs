@@ -1,8 +1,8 @@
 //! RSA private keys and the private primitive with CRT, blinding and a
 //! fault check (RFC 8017 section 5.1.2 RSADP / 5.2.1 RSASP1).
 //!
-//! Seeds: 003_a59de62570b3e580.txt, Algorithm 1 (CRT: two half-size
-//! exponentiations, then recombination); 004_dd6d1da5d9124845.txt,
+//! Papers: Shand and Vuillemin, "Fast Implementations of RSA Cryptography", Algorithm 1 (CRT: two half-size
+//! exponentiations, then recombination); McIvor, McLoone and McCanny, "Modified Montgomery Modular Multiplication and RSA Exponentiation Techniques",
 //! section 3.2 (CRT decryption with dP, dQ).
 //!
 //! The CRT parameters and their per-key arithmetic (engines, the dual

@@ -1,0 +1,151 @@
+//! Helpers shared by the command-line tests: running `redc` in a directory
+//! with a given stdin or stdout, fresh scratch directories, one test key,
+//! and special files (device nodes, FIFOs) to write to.
+
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+/// The `redc` binary under test: this build's, or `REDC_TEST_BIN` (to run
+/// the same checks against another build, such as an older one).
+pub fn bin() -> String {
+    std::env::var("REDC_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_redc").to_string())
+}
+
+/// `redc ARGS` in `dir`, with `stdin` (or an empty stdin), output captured.
+pub fn redc_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(bin())
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run redc");
+    {
+        let mut input = child.stdin.take().unwrap();
+        if let Some(data) = stdin {
+            let _ = input.write_all(data);
+        }
+    }
+    child.wait_with_output().expect("wait for redc")
+}
+
+/// `redc ARGS` in `dir` with `stdout` as its standard output (stderr
+/// captured, stdin empty).
+pub fn redc_to(dir: &Path, args: &[&str], stdout: Stdio) -> Output {
+    Command::new(bin())
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run redc")
+}
+
+/// `redc ARGS` in `dir` with file descriptor 1 closed (`>&-`).
+pub fn redc_stdout_closed(dir: &Path, args: &[&str]) -> Output {
+    Command::new("sh")
+        .current_dir(dir)
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run sh")
+}
+
+/// `redc ARGS` in `dir` writing to a pipe whose reader has gone.
+pub fn redc_broken_pipe(dir: &Path, args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    redc_to(dir, args, Stdio::from(writer))
+}
+
+/// stderr as text.
+pub fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh empty directory `redc-PREFIX-PID-NAME` under the temp dir.
+pub fn fresh(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("redc-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// One 1024-bit key for the whole test binary (PKCS#8 PEM bytes).
+pub fn key_pem() -> &'static [u8] {
+    static KEY: OnceLock<Vec<u8>> = OnceLock::new();
+    KEY.get_or_init(|| {
+        let d = fresh("common", "key");
+        let o = redc_in(&d, &["genrsa", "--bits", "1024"], None);
+        assert!(o.status.success(), "{}", err(&o));
+        o.stdout
+    })
+}
+
+/// A fresh directory holding the key `k.pem` and the message file `m`.
+pub fn with_key(prefix: &str, name: &str) -> PathBuf {
+    let d = fresh(prefix, name);
+    std::fs::write(d.join("k.pem"), key_pem()).unwrap();
+    std::fs::write(d.join("m"), b"a message\n").unwrap();
+    d
+}
+
+/// A character device node `dir/name` (`mknod name c MAJOR MINOR`: 1 3 is
+/// a null device, 1 7 a full one), or `None` with "SKIPPED: ..." on
+/// stderr when this user may not make one (not root).
+pub fn char_device(dir: &Path, name: &str, major: u32, minor: u32) -> Option<PathBuf> {
+    let path = dir.join(name);
+    let made = Command::new("mknod")
+        .arg(&path)
+        .arg("c")
+        .arg(major.to_string())
+        .arg(minor.to_string())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        Some(path)
+    } else {
+        eprintln!(
+            "SKIPPED: cannot mknod {} (device tests need root)",
+            path.display()
+        );
+        None
+    }
+}
+
+/// A FIFO `dir/name`.
+pub fn fifo(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let s = Command::new("mkfifo").arg(&path).status().expect("run mkfifo");
+    assert!(s.success(), "mkfifo {}", path.display());
+    path
+}
+
+/// Whether `path` is (still) a character device node, not a symbolic link.
+pub fn is_char_device(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_char_device())
+}
+
+/// Whether `path` is (still) a FIFO.
+pub fn is_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+}
+
+/// The permission bits of `path`.
+pub fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
