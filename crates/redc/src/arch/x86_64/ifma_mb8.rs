@@ -4,9 +4,11 @@
 //! batch signing, where eight private operations (CRT halves of one or of
 //! several keys, moduli of one digit count) share every instruction.
 //!
-//! Seeds: 002_155e2350ce0468cb.txt, Algorithm 1 (high-radix Montgomery,
-//! inputs below 2M, no final subtraction); 003_a59de62570b3e580.txt, section
-//! 4.2 (the window method) and section 5 (Montgomery = Hensel's odd division,
+//! Papers: Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High
+//! Speed Implementation of Modular Exponentiation in ASIC" (002), Algorithm 1
+//! (high-radix Montgomery, inputs below 2M, no final subtraction); Shand and
+//! Vuillemin, "Fast Implementations of RSA Cryptography" (003), section 4.2
+//! (the window method) and section 5 (Montgomery = Hensel's odd division,
 //! the 2M bound).
 //!
 //! # Layout

@@ -9,8 +9,10 @@
 //! digit 8r + k of the one operand: half the IFMAs of the dual kernel at the
 //! same size, and up to 80 digits (10 registers: 4096-bit moduli).
 //!
-//! Seeds: 002_155e2350ce0468cb.txt, Algorithm 1 (high-radix Montgomery with
-//! inputs below 2M and no final subtraction); 003_a59de62570b3e580.txt,
+//! Papers: Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High
+//! Speed Implementation of Modular Exponentiation in ASIC" (002), Algorithm 1
+//! (high-radix Montgomery with inputs below 2M and no final subtraction);
+//! Shand and Vuillemin, "Fast Implementations of RSA Cryptography" (003),
 //! section 5 (Hensel's odd division = Montgomery, the 2M bound).
 //!
 //! # Schedule (as the dual kernel's, with one lane per digit)
@@ -36,7 +38,7 @@
 //! where the bias comes from `wn`, whose every position starts at 2^52 - 1
 //! (removed from the result positions at the end).
 //!
-//! Where the groups are written out (up to [`STRAIGHT_MAX_NR`] registers),
+//! Where the groups are written out (up to `STRAIGHT_MAX_NR` registers),
 //! each step's N part is issued after the next step's chain, as the dual
 //! kernel's squaring does: the bracket of X_{i+1} then takes y_{i-1}'s two
 //! terms at position i + 1, lo(n2 y_{i-1}) + hi(n1 y_{i-1}), from two IFMAs
@@ -62,7 +64,7 @@
 //! skipped. A square's A part adds nothing at position i + 1 in step
 //! i + 1 (its terms there have j >= i + 1 > 0), so the chain's bracket
 //! needs no lo(a0 b_{i+1}). Bit for bit the product a a (same Y, same
-//! value); `pow_public` uses it up to [`SQR_MAX_NR`] registers.
+//! value); `pow_public` uses it up to `SQR_MAX_NR` registers.
 //!
 //! # Bounds
 //!
