@@ -2,7 +2,7 @@
  * core clock, VPMADD52LUQ throughput and latency (zmm, ymm), the latency of
  * the vector operations on a quotient chain, the cost of zmm adds beside
  * IFMA, and MULX throughput. Run it with `bash scripts/cpu_ceilings.sh`;
- * docs/BENCHMARKS.md holds the figures per CPU and the floors derived from
+ * docs/lab/ holds the figures per CPU and the floors derived from
  * them.
  *
  * Method: every figure is the best of 5 timed runs of an unrolled loop of

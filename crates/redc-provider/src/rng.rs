@@ -4,7 +4,7 @@
 //! the operating system's generator.
 //!
 //! Why not the system generator always: a `getrandom` system call per
-//! signature cost about 1 us of each nginx handshake (docs/BENCHMARKS.md,
+//! signature cost about 1 us of each nginx handshake (docs/lab/,
 //! sixteenth session), where OpenSSL's DRBG runs in user space. It is also
 //! the generator the application configured (`RAND_set_DRBG_type`, FIPS),
 //! and OpenSSL reseeds it after `fork`, which matters for pre-forking

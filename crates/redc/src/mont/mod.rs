@@ -116,7 +116,7 @@ impl Variant {
         Variant::Almost,
     ];
 
-    /// The library's default, chosen from the benchmark in docs/BENCHMARKS.md.
+    /// The library's default, chosen from the benchmark in docs/lab/.
     ///
     /// ```
     /// assert_eq!(redc::mont::Variant::DEFAULT.name(), "fips");

@@ -10,7 +10,7 @@
 //!
 //! Which path a group takes depends only on public facts (how many
 //! operations, the primes' digit count). Measured on this project's machines
-//! (docs/BENCHMARKS.md, `kernel_bench mb8`): one eight-lane run at 20 digits
+//! (docs/lab/, `kernel_bench mb8`): one eight-lane run at 20 digits
 //! per prime (RSA-2048) costs about 2.2 dual runs (2.4 before the dedicated
 //! squaring); at 32 and 40 digits (RSA-3072, RSA-4096) about 3.3-3.5 with
 //! the column-block squaring (4.4-4.8 before it). So a group of 3 or 4

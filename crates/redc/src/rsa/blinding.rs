@@ -47,7 +47,7 @@
 //! wait grows with the key's use, not all at once). Intel Xeon
 //! family 6 model 207, RSA-2048 sign-batch: the eight-lane walk and B = 128
 //! (64 before) took the refills' radix-2^64 products and inversion from
-//! about 7% of the time to about 2% (docs/BENCHMARKS.md).
+//! about 7% of the time to about 2% (docs/lab/).
 
 use super::Error;
 use super::crt::Halves;
