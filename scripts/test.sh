@@ -64,14 +64,16 @@ cargo test --workspace --locked
 # virtualenv kept outside the clone (REDC_PY_CACHE, default ~/.cache/redc;
 # pip caches the wheels, so a rerun installs nothing), then its pytest suite:
 # interop with pyca/cryptography and PyJWT both ways, key files, errors, a
-# fuzz-style loop. The extension is built in the test profile, reusing the
-# redc the cargo test above built.
+# fuzz-style loop. The extension is built in the optimised ct profile,
+# reusing the redc that the constant-time harnesses' background build makes
+# (cargo waits for it); the test profile would not do: `cargo rustc
+# --profile test` builds a test-harness executable, which Python cannot load.
 py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
 [ -x "$py_venv/bin/python" ] || python3 -m venv "$py_venv"
 "$py_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     "maturin>=1.5,<2" pytest cryptography PyJWT
 (cd crates/redc-python && VIRTUAL_ENV="$py_venv" PATH="$py_venv/bin:$PATH" \
-    maturin develop --quiet --locked --profile test)
+    maturin develop --quiet --locked --profile ct)
 "$py_venv/bin/python" -m pytest -q crates/redc-python/tests
 # ...and the library's arithmetic and RSA tests again on the portable path...
 REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \
