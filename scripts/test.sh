@@ -60,6 +60,14 @@ cargo build --quiet --locked --profile ct -p redc --example ct_audit --example c
 ct_build=$!
 trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log" "$evp_log"' EXIT
 cargo test --workspace --locked
+# The constant-time harnesses' build (profile ct) ends before anything else
+# compiles redc: one optimised rustc of redc peaks near 12 GB, and two at
+# once exceed a 24 GB machine.
+if ! wait "$ct_build"; then
+    cat "$ct_log" >&2
+    echo "test.sh: building the constant-time harnesses (profile ct) failed" >&2
+    exit 1
+fi
 # The Python package (crates/redc-python): its extension built into a
 # virtualenv kept outside the clone (REDC_PY_CACHE, default ~/.cache/redc;
 # pip caches the wheels, so a rerun installs nothing), then its pytest suite:
@@ -75,6 +83,11 @@ py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
 (cd crates/redc-python && VIRTUAL_ENV="$py_venv" PATH="$py_venv/bin:$PATH" \
     maturin develop --quiet --locked --profile ct)
 "$py_venv/bin/python" -m pytest -q crates/redc-python/tests
+# The runs below select redc alone (-p redc), which resolves features apart
+# from the workspace and so builds redc's test binaries anew: one rustc at a
+# time (-j 1), for the memory bound above.
+cargo test --locked -p redc --no-run -j 1 --test exp_oracle --test rsa_core --test mont_oracle \
+    --test rustcrypto_traits --test arch_ifma --lib
 # ...and the library's arithmetic and RSA tests again on the portable path...
 REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \
     --test rustcrypto_traits --lib
@@ -103,11 +116,6 @@ done
 # 232189 inputs in 5 s against 420060).
 REDC_FUZZ_SANITIZER="${REDC_FUZZ_SANITIZER:-none}" REDC_FUZZ_OPT_LEVEL="${REDC_FUZZ_OPT_LEVEL:-1}" \
     bash scripts/fuzz.sh "${REDC_FUZZ_SECONDS:-5}"
-if ! wait "$ct_build"; then
-    cat "$ct_log" >&2
-    echo "test.sh: building the constant-time harnesses (profile ct) failed" >&2
-    exit 1
-fi
 # Constant-time audit of the private operation under valgrind memcheck
 # (secrets marked undefined; any branch or address on them fails it).
 bash scripts/ct_audit.sh portable
