@@ -228,9 +228,6 @@ pub fn run(args: SpeedArgs) -> i32 {
     {
         return crate::fail("speed", "--plot needs a file name (FILE.svg)");
     }
-    if let Some(msg) = redc::arch::select::kernel_request_error() {
-        return crate::fail("speed", msg);
-    }
     let threads = usize::from(args.threads);
     let anchors = if args.compare {
         match find_anchors() {
