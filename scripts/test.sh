@@ -40,6 +40,10 @@ fi
 # against 91 s for the library alone). A caller's own setting wins.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
+# Each step says when it starts, in seconds since the start, on stderr: where
+# CI's time goes.
+step() { echo "test.sh: [${SECONDS}s] $*" >&2; }
+
 # OpenSSL 3.0's and 3.5's evp_test, for the provider's run of OpenSSL's RSA
 # test data (crates/redc-provider/tests/evp_test.rs), built in the
 # background while cargo builds (a few minutes each, once per machine:
@@ -53,12 +57,17 @@ evp_log="$(mktemp)"
 # the time (single-threaded tests waiting on openssl, rustc's front end on
 # redc), which the ct build fills. Tests here do not measure time; the
 # timing test runs only after the ct build has finished (wait, below).
-cargo test --workspace --locked --no-run
+# The build's artifact list (JSON) names the test executables, which the
+# kernel reruns below run again without a rebuild.
+step "building the workspace's tests"
+bins_json="$(mktemp)"
+cargo test --workspace --locked --no-run --message-format=json-render-diagnostics >"$bins_json"
 ct_log="$(mktemp)"
 cargo build --quiet --locked --profile ct -p redc --example ct_audit --example ct_timing \
     >"$ct_log" 2>&1 &
 ct_build=$!
-trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log" "$evp_log"' EXIT
+trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log" "$evp_log" "$bins_json"' EXIT
+step "running the workspace's tests"
 cargo test --workspace --locked
 # The constant-time harnesses' build (profile ct) ends before anything else
 # compiles redc: one optimised rustc of redc peaks near 12 GB, and two at
@@ -76,6 +85,7 @@ fi
 # reusing the redc that the constant-time harnesses' background build makes
 # (cargo waits for it); the test profile would not do: `cargo rustc
 # --profile test` builds a test-harness executable, which Python cannot load.
+step "the Python package"
 py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
 [ -x "$py_venv/bin/python" ] || python3 -m venv "$py_venv"
 "$py_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
@@ -83,19 +93,52 @@ py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
 (cd crates/redc-python && VIRTUAL_ENV="$py_venv" PATH="$py_venv/bin:$PATH" \
     maturin develop --quiet --locked --profile ct)
 "$py_venv/bin/python" -m pytest -q crates/redc-python/tests
-# The runs below select redc alone (-p redc), which resolves features apart
-# from the workspace and so builds redc's test binaries anew: one rustc at a
-# time (-j 1), for the memory bound above.
-cargo test --locked -p redc --no-run -j 1 --test exp_oracle --test rsa_core --test mont_oracle \
-    --test rustcrypto_traits --test arch_ifma --lib
-# ...and the library's arithmetic and RSA tests again on the portable path...
-REDC_FORCE_PORTABLE=1 cargo test --locked -p redc --test exp_oracle --test rsa_core --test mont_oracle \
-    --test rustcrypto_traits --lib
-# ...and on every other kernel candidate (REDC_KERNEL; one the CPU lacks falls
-# back to what it has, and arch_ifma / arch_adx say SKIPPED).
+# The library's arithmetic and RSA tests again on the portable path and on
+# every other kernel candidate (REDC_KERNEL; one the CPU lacks falls back to
+# what it has, and arch_ifma / arch_adx say SKIPPED). They run the test
+# executables the workspace build made, from redc's directory as cargo does:
+# `cargo test -p redc` would resolve redc's features apart from the
+# workspace's and build the library and its tests anew, an optimised rustc
+# of redc (about 12 GB) that cost CI minutes.
+redc_tests() {
+    # The executables of redc's targets named in "$@" ("lib" for the unit
+    # tests), from the build's artifact list.
+    python3 - "$bins_json" "$@" <<'PY'
+import json, sys
+path, wanted = sys.argv[1], set(sys.argv[2:])
+found = {}
+for line in open(path):
+    if not line.startswith("{"):
+        continue
+    m = json.loads(line)
+    if m.get("reason") != "compiler-artifact" or not m.get("executable"):
+        continue
+    if not m["manifest_path"].endswith("crates/redc/Cargo.toml"):
+        continue
+    name = "lib" if "lib" in m["target"]["kind"] else m["target"]["name"]
+    if name in wanted:
+        found[name] = m["executable"]
+missing = wanted - set(found)
+if missing:
+    sys.exit("test.sh: no test executable for redc's " + ", ".join(sorted(missing)))
+print("\n".join(found[n] for n in sorted(found)))
+PY
+}
+run_redc_tests() {
+    # run_redc_tests LABEL TARGET...: each executable, stopping at a failure.
+    local label="$1" bins bin
+    shift
+    bins="$(redc_tests "$@")"
+    for bin in $bins; do
+        echo "test.sh: $label: $(basename "$bin")" >&2
+        (cd crates/redc && "$bin" -q)
+    done
+}
+step "redc's tests on the other kernels"
+REDC_FORCE_PORTABLE=1 run_redc_tests "REDC_FORCE_PORTABLE=1" \
+    exp_oracle rsa_core mont_oracle rustcrypto_traits lib
 for kernel in adx ifma-sqr ifma-mul; do
-    echo "test.sh: REDC_KERNEL=$kernel" >&2
-    REDC_KERNEL=$kernel cargo test --locked -p redc --test rsa_core --test exp_oracle --test arch_ifma --lib
+    REDC_KERNEL=$kernel run_redc_tests "REDC_KERNEL=$kernel" rsa_core exp_oracle arch_ifma lib
 done
 # Fuzzing: every cargo-fuzz target of fuzz/ for a short bounded time (nightly
 # and cargo-fuzz are installed when absent); a crash fails the run and leaves
@@ -114,15 +157,19 @@ done
 # AMD EPYC Zen 4, rebuilding redc and one target alone: 159 s against 294 s
 # at opt-level 3, with about half the inputs per second (private_key:
 # 232189 inputs in 5 s against 420060).
+step "fuzzing"
 REDC_FUZZ_SANITIZER="${REDC_FUZZ_SANITIZER:-none}" REDC_FUZZ_OPT_LEVEL="${REDC_FUZZ_OPT_LEVEL:-1}" \
     bash scripts/fuzz.sh "${REDC_FUZZ_SECONDS:-5}"
 # Constant-time audit of the private operation under valgrind memcheck
 # (secrets marked undefined; any branch or address on them fails it).
+step "constant-time audit"
 bash scripts/ct_audit.sh portable
 # Timing test of the private operation, PKCS#1 v1.5 and OAEP decryption on
 # the kernels this CPU dispatches to (short form: 10^4 samples per class,
 # RSA-2048; a pair over |t| = 4.5 is re-run once before it fails).
+step "timing test"
 bash scripts/ct_timing.sh "${REDC_CT_SAMPLES:-10000}" --suites private,pkcs1v15,oaep
 # The batch suite (four operations per measurement) with half the samples: the
 # CI budget; scripts/ct_timing.sh SAMPLES runs every suite in full.
 bash scripts/ct_timing.sh "$(( ${REDC_CT_SAMPLES:-10000} / 2 ))" --suites batch
+step "all tests passed"

@@ -16,6 +16,7 @@ mod pass;
 mod pkey;
 mod plot;
 mod progress;
+mod rounds;
 mod rsa_cmds;
 mod sign_many;
 mod speed;

@@ -10,7 +10,9 @@
 //! the slowest and fastest rounds as the spread.
 //!
 //! `--compare` adds, on the same key and with the same method and threads,
-//! the OpenSSL anchors: `redc-openssl-anchor` (crates/redc-openssl-anchor),
+//! the OpenSSL anchors, measured in turn with redc over `--rounds` rounds
+//! (`rounds.rs`: the ratio is taken round by round; its median and range
+//! are the verdict printed per size): `redc-openssl-anchor` (crates/redc-openssl-anchor),
 //! which measures in process the libcrypto it links, built against the
 //! system OpenSSL and, as `redc-openssl-anchor-vendored`, against the newest
 //! OpenSSL from `openssl-src`. They are found next to the `redc` executable
@@ -20,6 +22,7 @@
 //! implementation and operation.
 
 use crate::measure::{MESSAGE, Spread, WARM_UP, measure};
+use crate::rounds::{self, Ratio};
 use redc::hash::HashAlg;
 use redc::keyfile::{Encoding, PrivateKeyFormat};
 use redc::rsa::{keygen, os_rng};
@@ -32,9 +35,15 @@ pub struct SpeedArgs {
     /// Key sizes in bits, comma separated.
     #[arg(long, value_delimiter = ',', default_value = "1024,2048,3072,4096")]
     bits: Vec<usize>,
-    /// Seconds per row (sign and verify, each implementation).
+    /// Seconds per row (sign and verify, each implementation), split over
+    /// the rounds.
     #[arg(long, default_value_t = 2.0)]
     seconds: f64,
+    /// Rounds per key size: each round measures redc and then each OpenSSL
+    /// anchor (the order flipping every round) for `--seconds`/ROUNDS, and
+    /// the ratios are taken round by round.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=100))]
+    rounds: u16,
     /// Print a JSON array instead of the table.
     #[arg(long)]
     json: bool,
@@ -81,8 +90,9 @@ struct Row {
     bits: usize,
     op: &'static str,
     redc: Spread,
-    /// Per anchor (same order as the anchors), the matching figure.
-    anchors: Vec<Option<Spread>>,
+    /// Per anchor (same order as the anchors), the matching figure and the
+    /// per-round ratio of redc's to it.
+    anchors: Vec<Option<(Spread, Ratio)>>,
 }
 
 const ANCHOR_SYSTEM: &str = "redc-openssl-anchor";
@@ -249,81 +259,116 @@ pub fn run(args: SpeedArgs) -> i32 {
             Ok(der) => der,
             Err(e) => return crate::fail("speed", e),
         };
-        progress.say(&format!("{bits} bits: redc sign"));
         let key = &key;
-        let sign = measure(args.seconds, threads, || {
-            || {
-                let digest = HashAlg::Sha256.digest(MESSAGE);
-                let sig = key
-                    .sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest)
-                    .expect("sign");
-                std::hint::black_box(sig);
-            }
-        });
         let sig = key
             .sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &HashAlg::Sha256.digest(MESSAGE))
             .expect("sign");
-        progress.say(&format!("{bits} bits: redc verify"));
         let public = &key.to_public_key();
         let sig = &sig;
-        let verify = measure(args.seconds, threads, || {
-            || {
-                let digest = HashAlg::Sha256.digest(MESSAGE);
-                public
-                    .verify_pkcs1v15(HashAlg::Sha256, &digest, sig)
-                    .expect("verify");
-            }
-        });
-        let batch = if args.batch {
-            progress.say(&format!("{bits} bits: redc sign-batch"));
-            Some(
-                measure(args.seconds, threads, || {
-                    || {
-                        let digests: Vec<Vec<u8>> = (0..BATCH_LEN)
-                            .map(|i| HashAlg::Sha256.digest(&[&MESSAGE[..], &[i as u8]].concat()))
-                            .collect();
-                        let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
-                        for sig in key.sign_pkcs1v15_batch(&mut os_rng(), HashAlg::Sha256, &refs) {
-                            std::hint::black_box(sig.expect("sign"));
+        let rounds = usize::from(args.rounds);
+        let seconds = args.seconds / rounds as f64;
+        let (mut sign, mut verify, mut batch) = (Vec::new(), Vec::new(), Vec::new());
+        // Per anchor, per round; an anchor that fails is not asked again.
+        let mut runs: Vec<Vec<Option<AnchorRun>>> = vec![Vec::new(); anchors.len()];
+        let mut failed = vec![false; anchors.len()];
+        for round in 0..rounds {
+            let at = if rounds > 1 {
+                format!(" (round {}/{rounds})", round + 1)
+            } else {
+                String::new()
+            };
+            let mut measure_anchors = || {
+                for (i, anchor) in anchors.iter().enumerate() {
+                    if failed[i] {
+                        runs[i].push(None);
+                        continue;
+                    }
+                    progress.say(&format!("{bits} bits: {}{at}", anchor.short()));
+                    match anchor.measure(&pkcs8, seconds, threads) {
+                        Ok(r) => runs[i].push(Some(r)),
+                        Err(e) => {
+                            eprintln!("redc speed: {}: {e} (skipped)", anchor.path.display());
+                            failed[i] = true;
+                            runs[i].push(None);
                         }
                     }
-                })
-                .scaled(BATCH_LEN as f64),
-            )
-        } else {
-            None
-        };
-        let mut runs = Vec::new();
-        for anchor in &anchors {
-            progress.say(&format!("{bits} bits: {}", anchor.short()));
-            match anchor.measure(&pkcs8, args.seconds, threads) {
-                Ok(r) => runs.push(Some(r)),
-                Err(e) => {
-                    eprintln!("redc speed: {}: {e} (skipped)", anchor.path.display());
-                    runs.push(None);
                 }
+            };
+            // The order flips every round, so that neither side always
+            // follows the other.
+            if round % 2 == 1 {
+                measure_anchors();
+            }
+            progress.say(&format!("{bits} bits: redc sign{at}"));
+            sign.push(measure(seconds, threads, || {
+                || {
+                    let digest = HashAlg::Sha256.digest(MESSAGE);
+                    let sig = key
+                        .sign_pkcs1v15(&mut os_rng(), HashAlg::Sha256, &digest)
+                        .expect("sign");
+                    std::hint::black_box(sig);
+                }
+            }));
+            progress.say(&format!("{bits} bits: redc verify{at}"));
+            verify.push(measure(seconds, threads, || {
+                || {
+                    let digest = HashAlg::Sha256.digest(MESSAGE);
+                    public
+                        .verify_pkcs1v15(HashAlg::Sha256, &digest, sig)
+                        .expect("verify");
+                }
+            }));
+            if args.batch {
+                progress.say(&format!("{bits} bits: redc sign-batch{at}"));
+                batch.push(
+                    measure(seconds, threads, || {
+                        || {
+                            let digests: Vec<Vec<u8>> = (0..BATCH_LEN)
+                                .map(|i| HashAlg::Sha256.digest(&[&MESSAGE[..], &[i as u8]].concat()))
+                                .collect();
+                            let refs: Vec<&[u8]> = digests.iter().map(|d| &d[..]).collect();
+                            for sig in key.sign_pkcs1v15_batch(&mut os_rng(), HashAlg::Sha256, &refs) {
+                                std::hint::black_box(sig.expect("sign"));
+                            }
+                        }
+                    })
+                    .scaled(BATCH_LEN as f64),
+                );
+            }
+            if round % 2 == 0 {
+                measure_anchors();
             }
         }
-        let pick = |f: fn(&AnchorRun) -> Spread| runs.iter().map(|r| r.as_ref().map(f)).collect::<Vec<_>>();
+        // Each anchor's figure for an operation, beside redc's rounds of
+        // it (sign-batch is compared with the anchors' one-at-a-time sign).
+        let compared = |redc: &[Spread], f: fn(&AnchorRun) -> Spread| -> Vec<Option<(Spread, Ratio)>> {
+            runs.iter()
+                .map(|r| {
+                    let per_round: Vec<Option<Spread>> = r.iter().map(|x| x.as_ref().map(f)).collect();
+                    let measured: Vec<Spread> = per_round.iter().flatten().copied().collect();
+                    Some((rounds::merge(&measured)?, rounds::ratio(redc, &per_round)?))
+                })
+                .collect()
+        };
+        let merged = |v: &[Spread]| rounds::merge(v).expect("at least one round");
         rows.push(Row {
             bits,
             op: "sign",
-            redc: sign,
-            anchors: pick(|r| r.sign),
+            redc: merged(&sign),
+            anchors: compared(&sign, |r| r.sign),
         });
         rows.push(Row {
             bits,
             op: "verify",
-            redc: verify,
-            anchors: pick(|r| r.verify),
+            redc: merged(&verify),
+            anchors: compared(&verify, |r| r.verify),
         });
-        if let Some(rate) = batch {
-            // Compared with the anchors' one-at-a-time signing.
+        if !batch.is_empty() {
             rows.push(Row {
                 bits,
                 op: "sign-batch",
-                redc: rate,
-                anchors: pick(|r| r.sign),
+                redc: merged(&batch),
+                anchors: compared(&batch, |r| r.sign),
             });
         }
     }
@@ -338,27 +383,38 @@ pub fn run(args: SpeedArgs) -> i32 {
     let redc_method = format!(
         "in process: RsaPrivateKey::sign_pkcs1v15 / RsaPublicKey::verify_pkcs1v15 (SHA-256, PKCS#1 v1.5, blinding and fault check), kernel {kernel}"
     );
-    // Every row whose rounds spread by more than 10%, redc's or an anchor's.
-    let mut warnings = Vec::new();
+    // Every figure's spread across its batches, redc's and the anchors'
+    // (the anchors' sign figure once per size: the sign-batch rows repeat it).
+    let mut spreads = Vec::new();
     for r in &rows {
         let named = std::iter::once(("redc".to_string(), Some(r.redc)))
-            .chain(anchors.iter().zip(&r.anchors).map(|(a, s)| (a.short(), *s)));
+            .chain(anchors.iter().zip(&r.anchors).map(|(a, s)| (a.short(), s.map(|s| s.0))));
         for (name, s) in named {
             if let Some(s) = s
-                && s.relative_spread() > SPREAD_WARNING
                 && !(r.op == "sign-batch" && name != "redc")
             {
-                warnings.push(format!(
-                    "{} bits {} {name}: rounds spread by {:.0}% of the median (min {:.1}, max {:.1} ops/s)",
-                    r.bits,
-                    r.op,
-                    100.0 * s.relative_spread(),
-                    s.min,
-                    s.max
-                ));
+                spreads.push((format!("{} bits {} {name}", r.bits, r.op), s.relative_spread()));
             }
         }
     }
+    let spread_warning = rounds::spread_summary(&spreads, SPREAD_WARNING);
+    // One verdict line per size, against the newest OpenSSL measured.
+    let newest = anchors.len().checked_sub(1);
+    let verdicts: Vec<String> = match newest {
+        None => Vec::new(),
+        Some(i) => args
+            .bits
+            .iter()
+            .filter_map(|&bits| {
+                let ops: Vec<(&str, Ratio)> = rows
+                    .iter()
+                    .filter(|r| r.bits == bits)
+                    .filter_map(|r| r.anchors[i].map(|(_, ratio)| (r.op, ratio)))
+                    .collect();
+                (!ops.is_empty()).then(|| rounds::verdict(bits, &anchors[i].short(), &ops))
+            })
+            .collect(),
+    };
     if let Some(path) = &args.plot {
         let mut series = Vec::new();
         let mut names = vec![("redc".to_string(), None)];
@@ -379,7 +435,7 @@ pub fn run(args: SpeedArgs) -> i32 {
                     .filter_map(|r| {
                         let s = match idx {
                             None => Some(r.redc),
-                            Some(i) => r.anchors[*i],
+                            Some(i) => r.anchors[*i].map(|a| a.0),
                         };
                         s.map(|s| (r.bits as f64, s.median))
                     })
@@ -434,8 +490,9 @@ pub fn run(args: SpeedArgs) -> i32 {
                     o["ifma_pipelined"] = pipelined(r).into();
                     o["ifma_xmm_chain"] = xmm_chain(r).into();
                 }
+                o["rounds"] = args.rounds.into();
                 for (a, s) in anchors.iter().zip(&r.anchors) {
-                    let Some(s) = s else { continue };
+                    let Some((s, ratio)) = s else { continue };
                     let p = if a.role == "system" {
                         "openssl"
                     } else {
@@ -446,26 +503,30 @@ pub fn run(args: SpeedArgs) -> i32 {
                     o[format!("{p}_min_ops_per_sec")] = round1(s.min).into();
                     o[format!("{p}_max_ops_per_sec")] = round1(s.max).into();
                     o[format!("{p}_anchor_method")] = a.method.clone().into();
-                    let ratio = if a.role == "system" {
-                        "ratio".to_string()
-                    } else {
-                        "newest_ratio".to_string()
-                    };
-                    o[ratio] = round3(r.redc.median / s.median).into();
+                    // The median of the per-round ratios, and their range.
+                    let name = if a.role == "system" { "ratio" } else { "newest_ratio" };
+                    o[name] = round3(ratio.median).into();
+                    o[format!("{name}_min")] = round3(ratio.min).into();
+                    o[format!("{name}_max")] = round3(ratio.max).into();
                 }
                 o
             })
             .collect();
         crate::outln(&serde_json::to_string_pretty(&json).expect("plain JSON"));
-        for w in &warnings {
+        for v in &verdicts {
+            eprintln!("redc speed: {v}");
+        }
+        if let Some(w) = &spread_warning {
             eprintln!("redc speed: warning: {w}");
         }
         return 0;
     }
     let mut text = format!(
-        "RSA PKCS#1 v1.5 SHA-256, {threads} thread{} (aggregate ops/s), median of ~50 ms batches over {}s per row after a warm-up of {WARM_UP}\nCPU: {cpu}; redc kernel: {kernel} (family {family}){}",
+        "RSA PKCS#1 v1.5 SHA-256, {threads} thread{} (aggregate ops/s), median of ~50 ms batches over {}s per row in {} round{} after a warm-up of {WARM_UP}\nCPU: {cpu}; redc kernel: {kernel} (family {family}){}",
         if threads == 1 { "" } else { "s" },
         args.seconds,
+        args.rounds,
+        if args.rounds == 1 { "" } else { "s" },
         if disabled.is_empty() {
             String::new()
         } else {
@@ -504,7 +565,7 @@ pub fn run(args: SpeedArgs) -> i32 {
         "bits", "op", "redc ops/s", "min..max", "us/op"
     );
     for a in &anchors {
-        text += &format!("{:>16}{:>21}{:>8}", a.short(), "min..max", "ratio");
+        text += &format!("{:>16}{:>21}{:>8}{:>14}", a.short(), "min..max", "ratio", "rounds");
     }
     text += "\n";
     for r in &rows {
@@ -518,15 +579,16 @@ pub fn run(args: SpeedArgs) -> i32 {
         );
         for s in &r.anchors {
             match s {
-                Some(s) => {
+                Some((s, ratio)) => {
                     text += &format!(
-                        "{:>16.1}{:>21}{:>7.2}x",
+                        "{:>16.1}{:>21}{:>7.2}x{:>14}",
                         s.median,
                         format!("{:.1}..{:.1}", s.min, s.max),
-                        r.redc.median / s.median
+                        ratio.median,
+                        format!("{:.2}-{:.2}x", ratio.min, ratio.max)
                     )
                 }
-                None => text += &format!("{:>16}{:>21}{:>8}", "-", "", ""),
+                None => text += &format!("{:>16}{:>21}{:>8}{:>14}", "-", "", "", ""),
             }
         }
         text += "\n";
@@ -536,12 +598,15 @@ pub fn run(args: SpeedArgs) -> i32 {
         text += &format!("{}: {} ({})\n", a.short(), a.method, a.path.display());
     }
     if !anchors.is_empty() {
-        text += "ratio = redc ops/s / OpenSSL ops/s on the same key, same method and threads (above 1: redc is faster)\n";
+        text += "ratio = redc ops/s / OpenSSL ops/s on the same key, same method and threads, per round (above 1: redc is faster): the median round, and the range over the rounds\n";
     }
-    for w in &warnings {
-        text += &format!("warning: {w}\n");
+    for v in &verdicts {
+        text += &format!("{v}\n");
     }
     crate::out(&text);
+    if let Some(w) = &spread_warning {
+        eprintln!("redc speed: warning: {w}");
+    }
     0
 }
 

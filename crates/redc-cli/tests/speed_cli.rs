@@ -90,6 +90,7 @@ if [ "$1" = --version ]; then
   exit 0
 fi
 echo "$@" > {dir}/args
+echo called >> {dir}/calls
 cat > {dir}/key.der
 echo '{{"version":"OpenSSL 9.9.9 test","build":"system test","method":"stand-in","threads":2,
  "sign":{{"median":100,"min":90,"max":130,"batches":5}},
@@ -119,6 +120,8 @@ fn compare_runs_the_anchor_with_the_key_and_threads() {
             "0.05",
             "--threads",
             "2",
+            "--rounds",
+            "2",
             "--compare",
             "--json",
         ],
@@ -140,9 +143,17 @@ fn compare_runs_the_anchor_with_the_key_and_threads() {
     );
     assert_eq!(rows[1]["openssl_ops_per_sec"], 1000.0);
     assert!(sign.get("newest_openssl_version").is_none());
-    // The anchor was asked for the same time and threads...
+    // The ratio's range over the rounds: with the anchor's figure fixed,
+    // redc's slowest and fastest rounds.
+    assert_eq!(sign["rounds"], 2);
+    let (lo, hi) = (sign["ratio_min"].as_f64().unwrap(), sign["ratio_max"].as_f64().unwrap());
+    assert!(lo <= ratio && ratio <= hi && lo > 0.0, "{lo} {ratio} {hi}");
+    // The anchor was asked once per round, for the round's share of the
+    // time, and the same threads...
     let args = std::fs::read_to_string(dir.join("args")).unwrap();
-    assert_eq!(args.trim(), "--seconds 0.05 --threads 2");
+    assert_eq!(args.trim(), "--seconds 0.025 --threads 2");
+    let calls = std::fs::read_to_string(dir.join("calls")).unwrap();
+    assert_eq!(calls.lines().count(), 2, "{calls}");
     // ...and got a 1024-bit PKCS#8 DER private key (read back by OpenSSL).
     match Command::new("openssl")
         .args(["pkey", "-inform", "DER", "-noout", "-text", "-in"])
@@ -155,10 +166,45 @@ fn compare_runs_the_anchor_with_the_key_and_threads() {
         }
         Err(_) => eprintln!("SKIPPED: the openssl binary is missing; key.der not checked"),
     }
-    // Its sign spread (40% of the median) is reported.
+    // The verdict, on stderr beside the JSON: one line for the size.
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let verdicts: Vec<&str> = stderr.lines().filter(|l| l.contains("RSA-1024")).collect();
+    assert_eq!(verdicts.len(), 1, "{stderr}");
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("1024 bits sign OpenSSL 9.9.9: rounds spread by 40%")
+        verdicts[0].starts_with(&format!(
+            "redc speed: RSA-1024 sign: redc {ratio:.2}x OpenSSL 9.9.9 on this CPU (rounds {lo:.2}-{hi:.2}x"
+        )),
+        "{stderr}"
     );
+    assert!(verdicts[0].contains("; verify "), "{stderr}");
+    // The spreads (the anchor's sign figure: 40% of its median) in one
+    // warning line.
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains("spread by more than 10%"), "{stderr}");
+}
+
+#[test]
+fn the_table_ends_with_one_verdict_line_per_size() {
+    let dir = scratch("verdict");
+    let anchor = fake_anchor(&dir);
+    let o = redc(
+        &["speed", "--bits", "1024", "--seconds", "0.06", "--rounds", "3", "--compare"],
+        &[("REDC_OPENSSL_ANCHORS", anchor.to_str().unwrap())],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with("RSA-1024 sign: redc ") && last.contains("x OpenSSL 9.9.9 on this CPU (rounds "),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("RSA-")).count(), 1, "{stdout}");
+    // Three rounds, three calls; the warnings went to stderr, not the table.
+    let calls = std::fs::read_to_string(dir.join("calls")).unwrap();
+    assert_eq!(calls.lines().count(), 3);
+    assert!(!stdout.contains("warning"), "{stdout}");
+    assert!(stdout.contains("in 3 rounds"), "{stdout}");
 }
 
 #[test]
