@@ -184,12 +184,12 @@ pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u
     assert!(s >= 1 && a.len() == s && out.len() == s && scratch.len() > 2 * s);
     super::require_bmi2_adx();
     let t = &mut scratch[..2 * s + 1];
-    t.fill(0);
     if banded(s) {
         // The triangle by blocks of eight limbs A_k = a[8k..8k+8]: each block's
-        // own triangle (limbs 16k + 1..16k + 16, apart from every other
-        // block's) written out, then its products with every later block as
-        // one band at limb 16k + 8.
+        // own triangle written over limbs 16k..16k + 16 (together every limb
+        // below 2s, so nothing is cleared first but the top one), then its
+        // products with every later block as one band at limb 16k + 8.
+        t[2 * s] = 0;
         for (k, ak) in a.chunks_exact(ROWS).enumerate() {
             adx_band::triangle8(&mut t[2 * ROWS * k..], ak);
         }
@@ -202,6 +202,7 @@ pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u
     } else {
         // Triangle: row i adds a_i * a[i+1..] at limb 2i + 1; limb i + s + 1 is
         // still untouched when row i carries into it.
+        t.fill(0);
         for i in 0..s - 1 {
             let c = row!(&mut t[2 * i + 1..=i + s], &a[i + 1..], a[i], "0");
             t[i + s + 1] += c;
