@@ -20,6 +20,7 @@ mod rounds;
 mod rsa_cmds;
 mod sign_many;
 mod speed;
+mod speed_markdown;
 
 pub use guard::single_dash_word;
 pub use io::mark_stdout_closed;

@@ -45,8 +45,13 @@ pub struct SpeedArgs {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..=100))]
     rounds: u16,
     /// Print a JSON array instead of the table.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "markdown")]
     json: bool,
+    /// Print a Markdown section instead of the table (for docs/PERFORMANCE.md):
+    /// CPU, date, kernel and command, the table with each ratio's round
+    /// range, and the verdict lines.
+    #[arg(long)]
+    markdown: bool,
     /// Measure OpenSSL on the same keys in the same run (the anchor
     /// binaries), and print the ratios.
     #[arg(long)]
@@ -524,6 +529,45 @@ pub fn run(args: SpeedArgs) -> i32 {
         for v in &verdicts {
             eprintln!("redc speed: {v}");
         }
+        if let Some(w) = &spread_warning {
+            eprintln!("redc speed: warning: {w}");
+        }
+        return 0;
+    }
+    if args.markdown {
+        let names: Vec<String> = anchors.iter().map(Anchor::short).collect();
+        let command = format!(
+            "redc speed{}",
+            std::env::args()
+                .skip(2)
+                .map(|a| format!(" {a}"))
+                .collect::<String>()
+        );
+        let ctx = crate::speed_markdown::MdContext {
+            cpu: &cpu,
+            kernel,
+            family,
+            disabled: &disabled,
+            anchors: &names,
+            command: &command,
+            threads,
+            rounds: args.rounds,
+            seconds: args.seconds,
+        };
+        let md_rows: Vec<crate::speed_markdown::MdRow> = rows
+            .iter()
+            .map(|r| crate::speed_markdown::MdRow {
+                bits: r.bits,
+                op: r.op,
+                redc: r.redc.median,
+                anchors: r
+                    .anchors
+                    .iter()
+                    .map(|a| a.map(|(s, q)| (s.median, q.median, q.min, q.max)))
+                    .collect(),
+            })
+            .collect();
+        crate::out(&crate::speed_markdown::section(&ctx, &md_rows, &verdicts));
         if let Some(w) = &spread_warning {
             eprintln!("redc speed: warning: {w}");
         }

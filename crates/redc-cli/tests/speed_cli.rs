@@ -224,6 +224,67 @@ fn the_table_ends_with_one_verdict_line_per_size() {
 }
 
 #[test]
+fn markdown_is_a_section_for_the_performance_page() {
+    let dir = scratch("markdown");
+    let anchor = fake_anchor(&dir);
+    let o = redc(
+        &[
+            "speed",
+            "--bits",
+            "1024",
+            "--seconds",
+            "0.04",
+            "--rounds",
+            "2",
+            "--compare",
+            "--markdown",
+        ],
+        &[("REDC_OPENSSL_ANCHORS", anchor.to_str().unwrap())],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = md.lines().collect();
+    assert!(
+        lines[0].starts_with("### ") && lines[0].contains(": redc kernel "),
+        "{md}"
+    );
+    // The command that made it, as typed.
+    assert!(
+        md.contains("`redc speed --bits 1024 --seconds 0.04 --rounds 2 --compare --markdown`"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| bits | op | redc ops/s | OpenSSL 9.9.9 ops/s | redc / OpenSSL 9.9.9 |"),
+        "{md}"
+    );
+    // The anchor's fixed figures, and a ratio with its round range.
+    let sign = lines
+        .iter()
+        .find(|l| l.starts_with("| 1024 | sign |"))
+        .expect("sign row");
+    assert!(
+        sign.contains("| 100.0 | ") && sign.contains("x (") && sign.ends_with("x) |"),
+        "{md}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("| 1024 | verify |") && l.contains("| 1000.0 | ")),
+        "{md}"
+    );
+    assert!(
+        lines.last().unwrap().starts_with("- RSA-1024 sign: redc "),
+        "{md}"
+    );
+    // --json and --markdown are two answers to one question.
+    let both = redc(
+        &["speed", "--bits", "1024", "--json", "--markdown"],
+        &[("REDC_OPENSSL_ANCHORS", anchor.to_str().unwrap())],
+    );
+    assert_eq!(both.status.code(), Some(2));
+}
+
+#[test]
 fn compare_without_an_anchor_fails_with_one_clear_line() {
     let dir = scratch("missing");
     let svg = dir.join("never.svg");
