@@ -208,7 +208,7 @@ fn adx_rejects_wrong_lengths() {
     x86::mont_mul_adx(&mut out, &[1], &[1, 0], &n, 1, &mut scratch);
 }
 
-/// The eight-row band (`adx_band::band`) against num-bigint: a product band
+/// The eight-row band (`adx::band::band`) against num-bigint: a product band
 /// adds m n 2^(64 i0) (m of eight limbs) to t; a reduction band adds M n
 /// 2^(64 i0) with M = (t's eight limbs from i0) (-n^-1) mod 2^512, so that
 /// those eight limbs become zero, and leaves M's limbs there. Operands with
@@ -216,7 +216,7 @@ fn adx_rejects_wrong_lengths() {
 /// the band, which the band must run through the rest of t.
 #[test]
 fn adx_band_matches_bigint() {
-    use redc::arch::x86_64::adx_band::{Band, band};
+    use redc::arch::x86_64::adx::band::{Band, band};
     if !x86::adx_available() {
         return;
     }

@@ -128,7 +128,7 @@ pub fn avx2_available() -> bool {
 }
 
 /// The ADX token for the safe entries to the MULX/ADX asm
-/// ([`super::adx`], [`super::adx_band`]); panics where the CPU lacks BMI2
+/// ([`super::adx`] and its kernel forms); panics where the CPU lacks BMI2
 /// or ADX (or the mask hides them): a programming error, since callers
 /// check [`adx_available`] first. A kernel request that turned the ADX path
 /// off does not stop a test from calling these entries directly.

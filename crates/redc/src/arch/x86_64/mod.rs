@@ -77,7 +77,6 @@ macro_rules! for_r {
 }
 
 pub mod adx;
-pub mod adx_band;
 pub mod cpu;
 pub mod ifma;
 pub mod ifma_mb8;

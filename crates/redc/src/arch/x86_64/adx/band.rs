@@ -236,11 +236,11 @@ pub enum Band<'a> {
 /// the m_r). Returns the carry out of t's top limb: 0 whenever the sum fits
 /// t, which every caller's bound guarantees. `n.len() = s` is a multiple of
 /// 8 and `t.len() >= i0 + s + 8`. Panics on wrong lengths or without
-/// BMI2/ADX (callers check [`super::adx_available`]).
+/// BMI2/ADX (callers check [`crate::arch::x86_64::adx_available`]).
 pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
     let s = n.len();
     assert!(s >= ROWS && s.is_multiple_of(ROWS) && t.len() >= i0 + s + ROWS);
-    super::require_bmi2_adx();
+    crate::arch::x86_64::require_bmi2_adx();
     let base = t[i0..].as_mut_ptr();
     // The multipliers' address, and n0 for a reduction band (odd, as n is)
     // or 0 for a product band: the asm tells the two apart by it (the band's
@@ -327,95 +327,4 @@ fn carry_up(t: &mut [u64], carry: u64) -> u64 {
         );
     }
     out
-}
-
-/// Row i >= 1 of an eight-limb triangle, in registers: limbs 2i + 1..=i + 8
-/// gain a_i a[i + 1..8], the low halves on CF (ADCX) and the high halves
-/// one limb up on OF (ADOX). Each `($j, lo, hi)` names the registers of
-/// limbs i + j and i + j + 1; `$new` is limb i + 8's register, zero before
-/// the row; `$s1`/`$s2` hold limbs 2i + 1 and 2i + 2, which no later row
-/// touches, stored at the end. Rows 0..=i sum to at most
-/// (sum_{i' <= i} a_i' 2^(64 i')) a < 2^(64 (i + 9)), so limb i + 8 takes
-/// the last high half and both carries and nothing carries out of it.
-macro_rules! triangle_row {
-    ($i:literal, $new:literal, [$(($j:literal, $lo:literal, $hi:literal))+], $s1:literal, $s2:literal) => {
-        concat!(
-            "mov rdx, qword ptr [rsi + 8*", $i, "]\n",
-            // Both flags clear; limb i + 8 starts at zero.
-            "xor eax, eax\n",
-            "mov ", $new, ", rax\n",
-            $(
-                "mulx r9, rax, qword ptr [rsi + 8*", $j, "]\n",
-                "adcx ", $lo, ", rax\n",
-                "adox ", $hi, ", r9\n",
-            )+
-            // The carry out of limb i + 7 into limb i + 8 (MOV leaves CF).
-            "mov eax, 0\n",
-            "adcx ", $new, ", rax\n",
-            "mov qword ptr [rdi + 8*(2*", $i, "+1)], ", $s1, "\n",
-            "mov qword ptr [rdi + 8*(2*", $i, "+2)], ", $s2, "\n",
-        )
-    };
-}
-
-/// `t[..16] = sum_{i<j<8} a_i a_j 2^(64 (i + j))`, the off-diagonal triangle of
-/// an eight-limb block, written over `t[..16]` (limbs 0 and 15 are zero;
-/// nothing is read from t). Seven rows written out, no loop, the pending
-/// limbs in eight registers: limb L lives in register (L - 1) mod 8 of
-/// rcx, r8, r10..r15 until its last row has passed (row (L - 1) / 2 stores
-/// it), and limb L + 8 first enters in row L, after that store. Row 0
-/// writes its products straight into the registers (one carry chain).
-/// `a.len() >= 8`, `t.len() >= 16`. Panics on wrong lengths or without
-/// BMI2/ADX.
-pub fn triangle8(t: &mut [u64], a: &[u64]) {
-    assert!(a.len() >= ROWS && t.len() >= 2 * ROWS);
-    super::require_bmi2_adx();
-    // SAFETY: the rows read a[0..8] and write t[0..16] (asserted above);
-    // BMI2/ADX were checked above. No stack use.
-    unsafe {
-        asm!(
-            // Row 0: limb j's low half on CF over limb j - 1's high half.
-            "mov rdx, qword ptr [rsi]",
-            "xor eax, eax",
-            "mulx r8, rcx, qword ptr [rsi + 8]",
-            "mulx r10, rax, qword ptr [rsi + 16]",
-            "adcx r8, rax",
-            "mulx r11, rax, qword ptr [rsi + 24]",
-            "adcx r10, rax",
-            "mulx r12, rax, qword ptr [rsi + 32]",
-            "adcx r11, rax",
-            "mulx r13, rax, qword ptr [rsi + 40]",
-            "adcx r12, rax",
-            "mulx r14, rax, qword ptr [rsi + 48]",
-            "adcx r13, rax",
-            "mulx r15, rax, qword ptr [rsi + 56]",
-            "adcx r14, rax",
-            "mov eax, 0",
-            "adcx r15, rax",
-            "mov qword ptr [rdi], rax",
-            "mov qword ptr [rdi + 8], rcx",
-            "mov qword ptr [rdi + 16], r8",
-            triangle_row!(1, "rcx", [(2, "r10", "r11") (3, "r11", "r12") (4, "r12", "r13") (5, "r13", "r14") (6, "r14", "r15") (7, "r15", "rcx")], "r10", "r11"),
-            triangle_row!(2, "r8", [(3, "r12", "r13") (4, "r13", "r14") (5, "r14", "r15") (6, "r15", "rcx") (7, "rcx", "r8")], "r12", "r13"),
-            triangle_row!(3, "r10", [(4, "r14", "r15") (5, "r15", "rcx") (6, "rcx", "r8") (7, "r8", "r10")], "r14", "r15"),
-            triangle_row!(4, "r11", [(5, "rcx", "r8") (6, "r8", "r10") (7, "r10", "r11")], "rcx", "r8"),
-            triangle_row!(5, "r12", [(6, "r10", "r11") (7, "r11", "r12")], "r10", "r11"),
-            triangle_row!(6, "r13", [(7, "r12", "r13")], "r12", "r13"),
-            "mov qword ptr [rdi + 120], 0",
-            in("rsi") a.as_ptr(),
-            in("rdi") t.as_mut_ptr(),
-            out("rax") _,
-            out("rcx") _,
-            out("rdx") _,
-            out("r8") _,
-            out("r9") _,
-            out("r10") _,
-            out("r11") _,
-            out("r12") _,
-            out("r13") _,
-            out("r14") _,
-            out("r15") _,
-            options(nostack),
-        );
-    }
 }

@@ -1,0 +1,153 @@
+//! Scalar Montgomery multiplication with MULX and the two carry chains
+//! ADCX/ADOX (BMI2 + ADX), with the portable `mont::Kernel` signature. Koc,
+//! Acar and Kaliski, "Analyzing and Comparing Montgomery Multiplication
+//! Algorithms", sections 3-4 (SOS and CIOS). Portable twin:
+//! [`crate::mont::fips`] (and [`crate::mont::sos::redc`] for [`redc`]).
+//!
+//! One kernel form per file:
+//! - [`band`]: eight rows at once, the running sum in registers (the
+//!   product and the reduction at limb counts that are multiples of 8, every
+//!   RSA size: SOS, t = a b and then its reduction, both by bands);
+//! - [`triangle`]: the squaring's off-diagonal triangle by eight-limb blocks
+//!   and its doubling plus diagonal;
+//! - `rows`: one CIOS row at a time, for other limb counts. Each row adds
+//!   the low halves of the 64x64 products on one carry chain (CF, ADCX) and
+//!   the high halves, one limb up, on the other (OF, ADOX). With a, b < n,
+//!   t < 2n throughout (t + a b_i + m n < 2n + 2 n 2^64, divided by 2^64
+//!   after each pair of rows), so t fits s + 1 limbs plus a bit;
+//! - [`subtract`]: the one conditional subtraction that finishes every form
+//!   (the result below 2n).
+//!
+//! Secrets: the operands, the modulus (a CRT prime) and every intermediate
+//! enter only as MULX, ADCX/ADOX and SBB operands; every branch, loop count
+//! and address depends on the public limb count alone. Measurements:
+//! `docs/lab/` (the Zen 3 cycle counts against OpenSSL's `mulx4x`/`sqrx8x`
+//! are in `2026-11-28-zen3-kernel-cycles-mulx-against-avx2.md`).
+
+pub mod band;
+#[macro_use]
+mod rows;
+pub mod subtract;
+pub mod triangle;
+
+pub use subtract::reduce_into;
+
+use band::{Band, ROWS};
+
+/// Whether the register-blocked bands of [`band`] serve `s` limbs: at
+/// multiples of 8 (every RSA size). Elsewhere the rows run one at a time.
+/// Public: the size.
+fn banded(s: usize) -> bool {
+    s.is_multiple_of(ROWS)
+}
+
+/// `out = a b R^-1 mod n` (R = 2^(64 s)), fully reduced. Preconditions as
+/// `mont::Kernel`: equal lengths s >= 1, a, b < n, n odd, n0 = -n^-1 mod 2^64,
+/// `scratch.len() >= s + 3` (the banded SOS form needs 2s + 1, which
+/// `mont::scratch_len` gives; with less, CIOS runs). Panics on wrong lengths
+/// or without BMI2/ADX.
+pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    let s = n.len();
+    assert!(s >= 1 && a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s + 3);
+    super::require_bmi2_adx();
+    if banded(s) && scratch.len() > 2 * s {
+        // SOS with eight rows per band: t = a b, then the banded reduction.
+        let t = &mut scratch[..2 * s + 1];
+        t.fill(0);
+        for (k, bk) in b.chunks_exact(ROWS).enumerate() {
+            // a b < R^2: no carry leaves t.
+            let c = band::band(t, ROWS * k, a, Band::Product(bk));
+            debug_assert_eq!(c, 0);
+        }
+        redc(out, t, n, n0);
+        return;
+    }
+    // scratch[0] is the landing limb of the shifted store of the zero limb 0.
+    let (_, t) = scratch[..s + 3].split_at_mut(1);
+    t.fill(0);
+    for &bi in b {
+        // t < 2n before the row; t + a b_i < 2n + n 2^64 fits s + 2 limbs.
+        let c = row!(&mut t[..s + 1], a, bi, "0");
+        t[s + 1] += c;
+        let m = t[0].wrapping_mul(n0);
+        // (t + m n) / 2^64 < (2n + n 2^64 + n 2^64) / 2^64 < 2n + 1: the shifted store.
+        let c = row!(&mut t[..s + 1], n, m, "8");
+        t[s] = t[s + 1] + c;
+        t[s + 1] = 0;
+    }
+    reduce_into(out, &t[..s], t[s], n);
+}
+
+/// `out = a^2 R^-1 mod n`, fully reduced: a dedicated squaring (separated
+/// operand scanning, seed 003 section 7.2). The off-diagonal triangle
+/// sum_{i<j} a_i a_j 2^(64(i+j)) takes s(s-1)/2 MULX products in rows of
+/// shrinking length, is doubled once by a one-bit shift, and gets the
+/// diagonal a_i^2 added; then s reduction rows (t += m_i n 2^(64 i)) leave
+/// (a^2 + M n) / R < 2n in the upper half. 1.5 s^2 products instead of 2 s^2.
+/// Same contract as [`mont_mul`] (`scratch.len() >= 2s + 1`).
+pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    let s = n.len();
+    assert!(s >= 1 && a.len() == s && out.len() == s && scratch.len() > 2 * s);
+    super::require_bmi2_adx();
+    let t = &mut scratch[..2 * s + 1];
+    if banded(s) {
+        // The triangle by blocks of eight limbs A_k = a[8k..8k+8]: each block's
+        // own triangle written over limbs 16k..16k + 16 (together every limb
+        // below 2s, so nothing is cleared first but the top one), then its
+        // products with every later block as one band at limb 16k + 8.
+        t[2 * s] = 0;
+        for (k, ak) in a.chunks_exact(ROWS).enumerate() {
+            triangle::triangle8(&mut t[2 * ROWS * k..], ak);
+        }
+        for k in 0..s / ROWS - 1 {
+            let (lo, hi) = (ROWS * k, ROWS * (k + 1));
+            // The triangle is below R^2 / 2: no carry leaves t.
+            let c = band::band(t, lo + hi, &a[hi..], Band::Product(&a[lo..hi]));
+            debug_assert_eq!(c, 0);
+        }
+    } else {
+        // Triangle: row i adds a_i * a[i+1..] at limb 2i + 1; limb i + s + 1 is
+        // still untouched when row i carries into it.
+        t.fill(0);
+        for i in 0..s - 1 {
+            let c = row!(&mut t[2 * i + 1..=i + s], &a[i + 1..], a[i], "0");
+            t[i + s + 1] += c;
+        }
+    }
+    triangle::double_add_diagonal(&mut t[..2 * s], a);
+    redc(out, t, n, n0);
+}
+
+/// `out = t R^-1 mod n`, fully reduced, for `t < n R` in 2s + 1 limbs (the
+/// top one zero; t is overwritten): Montgomery reduction (seed 001, the
+/// reduction half of SOS) in s rows t += m_i n 2^(64 i), m_i = t_i n0, on
+/// the MULX/ADX rows. (t + M n) / R < 2n, so one conditional subtraction
+/// finishes. The same contract as `mont::sos::redc`, its portable twin.
+/// Panics on wrong lengths or without BMI2/ADX.
+pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
+    let s = n.len();
+    assert!(s >= 1 && t.len() == 2 * s + 1 && out.len() == s);
+    super::require_bmi2_adx();
+    if banded(s) {
+        // Eight rows per band ([`band`]): band k clears t's limbs 8k..8k+8.
+        for k in 0..s / ROWS {
+            // t + (sum of the bands' m n) < n R + R n = 2 n R < 2^(64 (2s + 1)).
+            let c = band::band(t, ROWS * k, n, Band::Reduce(n0));
+            debug_assert_eq!(c, 0);
+        }
+    } else {
+        // The carry out of each row's top limb waits in `extra` (0 or 1).
+        let mut extra = 0u64;
+        for i in 0..s {
+            let m = t[i].wrapping_mul(n0);
+            let c = row!(&mut t[i..=i + s], n, m, "0");
+            let (v, o1) = t[i + s + 1].overflowing_add(c);
+            let (v, o2) = v.overflowing_add(extra);
+            t[i + s + 1] = v;
+            extra = o1 as u64 + o2 as u64;
+        }
+        debug_assert_eq!(extra, 0);
+    }
+    // t < n R: (t + M n) / R < 2n, and limb 2s holds its top bit.
+    reduce_into(out, &t[s..2 * s], t[2 * s], n);
+}

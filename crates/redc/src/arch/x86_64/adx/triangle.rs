@@ -1,0 +1,148 @@
+//! The squaring's triangle and diagonal with MULX/ADX (Shand and Vuillemin,
+//! "Fast Implementations of RSA Cryptography", section 7.2: the products
+//! a_i a_j for i < j once, doubled, plus the squares a_i^2).
+//!
+//! [`triangle8`] writes the off-diagonal triangle of an eight-limb block
+//! with its pending limbs in registers; `double_add_diagonal` doubles the
+//! whole triangle and adds the diagonal on the two flag chains.
+//!
+//! Secrets: the limbs enter only as MULX and ADCX/ADOX operands; no branch
+//! or address depends on a value.
+
+use core::arch::asm;
+
+use super::band::ROWS;
+
+/// Row i >= 1 of an eight-limb triangle, in registers: limbs 2i + 1..=i + 8
+/// gain a_i a[i + 1..8], the low halves on CF (ADCX) and the high halves
+/// one limb up on OF (ADOX). Each `($j, lo, hi)` names the registers of
+/// limbs i + j and i + j + 1; `$new` is limb i + 8's register, zero before
+/// the row; `$s1`/`$s2` hold limbs 2i + 1 and 2i + 2, which no later row
+/// touches, stored at the end. Rows 0..=i sum to at most
+/// (sum_{i' <= i} a_i' 2^(64 i')) a < 2^(64 (i + 9)), so limb i + 8 takes
+/// the last high half and both carries and nothing carries out of it.
+macro_rules! triangle_row {
+    ($i:literal, $new:literal, [$(($j:literal, $lo:literal, $hi:literal))+], $s1:literal, $s2:literal) => {
+        concat!(
+            "mov rdx, qword ptr [rsi + 8*", $i, "]\n",
+            // Both flags clear; limb i + 8 starts at zero.
+            "xor eax, eax\n",
+            "mov ", $new, ", rax\n",
+            $(
+                "mulx r9, rax, qword ptr [rsi + 8*", $j, "]\n",
+                "adcx ", $lo, ", rax\n",
+                "adox ", $hi, ", r9\n",
+            )+
+            // The carry out of limb i + 7 into limb i + 8 (MOV leaves CF).
+            "mov eax, 0\n",
+            "adcx ", $new, ", rax\n",
+            "mov qword ptr [rdi + 8*(2*", $i, "+1)], ", $s1, "\n",
+            "mov qword ptr [rdi + 8*(2*", $i, "+2)], ", $s2, "\n",
+        )
+    };
+}
+
+/// `t[..16] = sum_{i<j<8} a_i a_j 2^(64 (i + j))`, the off-diagonal triangle of
+/// an eight-limb block, written over `t[..16]` (limbs 0 and 15 are zero;
+/// nothing is read from t). Seven rows written out, no loop, the pending
+/// limbs in eight registers: limb L lives in register (L - 1) mod 8 of
+/// rcx, r8, r10..r15 until its last row has passed (row (L - 1) / 2 stores
+/// it), and limb L + 8 first enters in row L, after that store. Row 0
+/// writes its products straight into the registers (one carry chain).
+/// `a.len() >= 8`, `t.len() >= 16`. Panics on wrong lengths or without
+/// BMI2/ADX.
+pub fn triangle8(t: &mut [u64], a: &[u64]) {
+    assert!(a.len() >= ROWS && t.len() >= 2 * ROWS);
+    crate::arch::x86_64::require_bmi2_adx();
+    // SAFETY: the rows read a[0..8] and write t[0..16] (asserted above);
+    // BMI2/ADX were checked above. No stack use.
+    unsafe {
+        asm!(
+            // Row 0: limb j's low half on CF over limb j - 1's high half.
+            "mov rdx, qword ptr [rsi]",
+            "xor eax, eax",
+            "mulx r8, rcx, qword ptr [rsi + 8]",
+            "mulx r10, rax, qword ptr [rsi + 16]",
+            "adcx r8, rax",
+            "mulx r11, rax, qword ptr [rsi + 24]",
+            "adcx r10, rax",
+            "mulx r12, rax, qword ptr [rsi + 32]",
+            "adcx r11, rax",
+            "mulx r13, rax, qword ptr [rsi + 40]",
+            "adcx r12, rax",
+            "mulx r14, rax, qword ptr [rsi + 48]",
+            "adcx r13, rax",
+            "mulx r15, rax, qword ptr [rsi + 56]",
+            "adcx r14, rax",
+            "mov eax, 0",
+            "adcx r15, rax",
+            "mov qword ptr [rdi], rax",
+            "mov qword ptr [rdi + 8], rcx",
+            "mov qword ptr [rdi + 16], r8",
+            triangle_row!(1, "rcx", [(2, "r10", "r11") (3, "r11", "r12") (4, "r12", "r13") (5, "r13", "r14") (6, "r14", "r15") (7, "r15", "rcx")], "r10", "r11"),
+            triangle_row!(2, "r8", [(3, "r12", "r13") (4, "r13", "r14") (5, "r14", "r15") (6, "r15", "rcx") (7, "rcx", "r8")], "r12", "r13"),
+            triangle_row!(3, "r10", [(4, "r14", "r15") (5, "r15", "rcx") (6, "rcx", "r8") (7, "r8", "r10")], "r14", "r15"),
+            triangle_row!(4, "r11", [(5, "rcx", "r8") (6, "r8", "r10") (7, "r10", "r11")], "rcx", "r8"),
+            triangle_row!(5, "r12", [(6, "r10", "r11") (7, "r11", "r12")], "r10", "r11"),
+            triangle_row!(6, "r13", [(7, "r12", "r13")], "r12", "r13"),
+            "mov qword ptr [rdi + 120], 0",
+            in("rsi") a.as_ptr(),
+            in("rdi") t.as_mut_ptr(),
+            out("rax") _,
+            out("rcx") _,
+            out("rdx") _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            out("r14") _,
+            out("r15") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `t = 2 t + sum a_i^2 2^(128 i)` over 2s limbs (= a^2 < R^2 when t holds
+/// the triangle): the doubling on the OF chain (ADOX x, x adds x to itself,
+/// the bit it shifts out waiting in OF for the next limb) and the diagonal
+/// a_i^2 on the CF chain, one MULX per limb pair. The loop counts with LEA
+/// and JRCXZ, which leave both flags alone (DEC would write OF).
+pub(super) fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
+    let s = a.len();
+    assert!(s >= 1 && t.len() == 2 * s);
+    // SAFETY: the loop reads a[0..s] and reads and writes t[0..2s] (asserted);
+    // the caller checked BMI2/ADX. No stack use.
+    unsafe {
+        asm!(
+            "xor eax, eax",
+            "2:",
+            "mov rdx, qword ptr [{a}]",
+            "mulx {hi}, {lo}, rdx",
+            "mov {x}, qword ptr [{t}]",
+            "adox {x}, {x}",
+            "adcx {x}, {lo}",
+            "mov qword ptr [{t}], {x}",
+            "mov {x}, qword ptr [{t} + 8]",
+            "adox {x}, {x}",
+            "adcx {x}, {hi}",
+            "mov qword ptr [{t} + 8], {x}",
+            "lea {a}, [{a} + 8]",
+            "lea {t}, [{t} + 16]",
+            "lea rcx, [rcx - 1]",
+            "jrcxz 3f",
+            "jmp 2b",
+            "3:",
+            a = inout(reg) a.as_ptr() => _,
+            t = inout(reg) t.as_mut_ptr() => _,
+            hi = out(reg) _,
+            lo = out(reg) _,
+            x = out(reg) _,
+            inout("rcx") s => _,
+            out("rax") _,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+}
