@@ -6,7 +6,7 @@
 //! carry-save form; `A_i` comes from the barrel-register full adder one bit
 //! per clock.
 //!
-//! ## Bound (Walter, ref. [11] of 004) and iteration count
+//! ## Bound (Walter, reference \[11\] of McIvor, McLoone and McCanny, "Modified Montgomery modular multiplication and RSA exponentiation techniques") and iteration count
 //! With `k = bitlen(n)` and `R = 2^(k+2)` (so `4n < R`), inputs
 //! `A, B < 2n` give `S = (A·B + Q·n)/R < 4n²/R + n < 2n`: outputs are valid
 //! inputs again and no final subtraction is ever needed inside an

@@ -1,7 +1,7 @@
 //! The papers' table rows against the models (the `redc hw reproduce`
 //! command).  Every model value comes from running a model, except the
 //! synthesis rows, whose gate counts and depths are stored from a Yosys run
-//! (see [`synthesis_rows`]): cycle counts are
+//! (see `synthesis_rows`): cycle counts are
 //! simulated, times are simulated cycles divided by the paper's clock (or
 //! multiplied by its delay), product counts and carry-completion clocks are
 //! means over random operands drawn from a fixed seed (so the output is
