@@ -1,17 +1,13 @@
 //! `redc hw` as a program: exact results against num-bigint, cycle fields
 //! present, and bad input answered with one line and status 2.
 
+mod common;
+use common::redc;
+
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use rand::{SeedableRng, rngs::StdRng};
 use std::process::{Command, Output};
-
-fn redc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .output()
-        .expect("run redc")
-}
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

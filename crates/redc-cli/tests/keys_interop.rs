@@ -6,72 +6,18 @@
 //! the oracle: public keys are compared with what `openssl pkey -pubout`
 //! prints for the plain key, signatures byte for byte where deterministic.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::{fresh, ok, openssl, p, redc, redc_stdin, refused};
+
+use std::path::Path;
+use std::process::Command;
 use std::sync::OnceLock;
-
-fn redc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .output()
-        .expect("run redc")
-}
-
-fn redc_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run redc");
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn openssl(args: &[&str]) -> Output {
-    Command::new("openssl")
-        .args(args)
-        .output()
-        .expect("the openssl binary (scripts/test.sh installs it)")
-}
-
-fn ok(o: Output, what: &str) -> Output {
-    assert!(
-        o.status.success(),
-        "{what}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
-
-/// Exit status 2, exactly one line on stderr, nothing on stdout.
-fn refused(o: Output, what: &str) -> String {
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
-    assert_eq!(err.lines().count(), 1, "{what}: {err}");
-    assert!(o.stdout.is_empty(), "{what}");
-    err
-}
-
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("redc-keys-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn p(dir: &Path, name: &str) -> String {
-    dir.join(name).to_string_lossy().into_owned()
-}
 
 /// One OpenSSL-made RSA-2048 key: (PKCS#8 PEM path, its SPKI PEM per OpenSSL).
 fn key() -> &'static (String, Vec<u8>) {
     static KEY: OnceLock<(String, Vec<u8>)> = OnceLock::new();
     KEY.get_or_init(|| {
-        let dir = workdir("key");
+        let dir = fresh("keys", "key");
         let path = p(&dir, "k.pem");
         ok(
             openssl(&[
@@ -95,7 +41,7 @@ const PASS: &str = "pass:correct horse";
 #[test]
 fn encrypted_keys_openssl_writes_redc_reads() {
     let (plain, spki) = key();
-    let dir = workdir("enc-read");
+    let dir = fresh("keys", "enc-read");
     let pw = "pass:correct horse";
     std::fs::write(p(&dir, "pub.pem"), spki).unwrap();
     let forms: &[(&str, Vec<&str>)] = &[
@@ -159,7 +105,7 @@ fn encrypted_keys_openssl_writes_redc_reads() {
 #[test]
 fn passin_forms() {
     let (plain, spki) = key();
-    let dir = workdir("passin");
+    let dir = fresh("keys", "passin");
     let enc = p(&dir, "enc.pem");
     ok(
         openssl(&[
@@ -217,7 +163,7 @@ fn passin_forms() {
 
 #[test]
 fn encrypted_keys_redc_writes_openssl_reads() {
-    let dir = workdir("enc-write");
+    let dir = fresh("keys", "enc-write");
     for (cipher, format, ossl_name) in [
         ("aes-128-cbc", "pkcs8", "AES-128-CBC"),
         ("aes-192-cbc", "pkcs8", "AES-192-CBC"),
@@ -322,7 +268,7 @@ fn encrypted_keys_redc_writes_openssl_reads() {
 #[test]
 fn bad_passphrases_and_truncated_keys() {
     let (plain, _) = key();
-    let dir = workdir("refuse");
+    let dir = fresh("keys", "refuse");
     let msg = p(&dir, "m");
     std::fs::write(&msg, b"m").unwrap();
     let out = p(&dir, "sig");
@@ -413,7 +359,7 @@ const NEW_HASHES: [&str; 7] = [
 #[test]
 fn every_hash_both_ways() {
     let (key, spki) = key();
-    let dir = workdir("hashes");
+    let dir = fresh("keys", "hashes");
     let pubkey = p(&dir, "pub.pem");
     std::fs::write(&pubkey, spki).unwrap();
     let msg = p(&dir, "m");
@@ -603,7 +549,7 @@ fn every_hash_both_ways() {
 #[test]
 fn prehashed_sign_and_verify() {
     let (key, spki) = key();
-    let dir = workdir("prehashed");
+    let dir = fresh("keys", "prehashed");
     let pubkey = p(&dir, "pub.pem");
     std::fs::write(&pubkey, spki).unwrap();
     let msg = p(&dir, "m");
@@ -731,7 +677,7 @@ fn prehashed_sign_and_verify() {
 #[test]
 fn mismatched_pem_labels() {
     let (key, spki) = key();
-    let dir = workdir("labels");
+    let dir = fresh("keys", "labels");
     let text = String::from_utf8(std::fs::read(key).unwrap()).unwrap();
     // PKCS#8 inside `RSA PRIVATE KEY`.
     let swapped = text.replace("PRIVATE KEY", "RSA PRIVATE KEY");
@@ -768,7 +714,7 @@ fn mismatched_pem_labels() {
 
 #[test]
 fn rsa_pss_keys_both_ways() {
-    let dir = workdir("pss");
+    let dir = fresh("keys", "pss");
     let msg = p(&dir, "m");
     std::fs::write(&msg, b"RSA-PSS keys").unwrap();
     let np = p(&dir, "np.pem");
@@ -1138,7 +1084,7 @@ fn openssl_says_ok(der: &str) -> bool {
 #[test]
 fn pkey_text_check_and_messages() {
     let (key, spki) = key();
-    let dir = workdir("pkey");
+    let dir = fresh("keys", "pkey");
     let pss = p(&dir, "pss.pem");
     ok(
         openssl(&[

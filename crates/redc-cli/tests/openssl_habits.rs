@@ -4,59 +4,11 @@
 //! stripped clap suggestions, a "supported" range that was not the one
 //! accepted, ...).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+mod common;
+use common::{err, fresh, key_pem, redc_in, with_key};
 
-fn redc_in(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run redc");
-    {
-        let mut input = child.stdin.take().unwrap();
-        if let Some(data) = stdin {
-            let _ = input.write_all(data);
-        }
-    }
-    child.wait_with_output().expect("wait for redc")
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh empty directory per test.
-fn fresh(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("redc-habits-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// One 1024-bit key for the whole file (PKCS#8 PEM bytes).
-fn key_pem() -> &'static [u8] {
-    static KEY: OnceLock<Vec<u8>> = OnceLock::new();
-    KEY.get_or_init(|| {
-        let d = fresh("key");
-        let o = redc_in(&d, &["genrsa", "--bits", "1024"], None);
-        assert!(o.status.success(), "{}", err(&o));
-        o.stdout
-    })
-}
-
-/// A directory holding `k.pem` and the message file `m`.
-fn with_key(name: &str) -> PathBuf {
-    let d = fresh(name);
-    std::fs::write(d.join("k.pem"), key_pem()).unwrap();
-    std::fs::write(d.join("m"), b"a message\n").unwrap();
-    d
-}
+use std::path::Path;
+use std::process::Command;
 
 fn files_in(d: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(d)
@@ -70,7 +22,7 @@ fn files_in(d: &Path) -> Vec<String> {
 #[test]
 fn single_dash_words_are_refused_not_read_as_short_options() {
     // genrsa -out: used to exit 0 with the key in a file named `ut`.
-    let d = fresh("dash-genrsa");
+    let d = fresh("habits", "dash-genrsa");
     let o = redc_in(&d, &["genrsa", "--bits", "1024", "-out"], None);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert_eq!(err(&o).lines().count(), 1, "{}", err(&o));
@@ -83,7 +35,7 @@ fn single_dash_words_are_refused_not_read_as_short_options() {
     assert!(o.stdout.is_empty());
 
     // sign -out: used to overwrite ./ut.
-    let d = with_key("dash-sign");
+    let d = with_key("habits", "dash-sign");
     std::fs::write(d.join("ut"), b"keep me").unwrap();
     let o = redc_in(&d, &["sign", "--key", "k.pem", "--in", "m", "-out"], None);
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
@@ -132,7 +84,7 @@ fn single_dash_words_are_refused_not_read_as_short_options() {
 
 #[test]
 fn two_inputs_from_stdin_are_refused() {
-    let d = with_key("stdin2");
+    let d = with_key("habits", "stdin2");
     // Used to exit 0 having signed the empty message.
     let o = redc_in(
         &d,
@@ -159,7 +111,7 @@ fn two_inputs_from_stdin_are_refused() {
 
 #[test]
 fn sign_and_verify_default_to_stdin_and_stdout() {
-    let d = with_key("defaults");
+    let d = with_key("habits", "defaults");
     let msg = std::fs::read(d.join("m")).unwrap();
     let by_files = redc_in(&d, &["sign", "--key", "k.pem", "--in", "m", "-o", "s"], None);
     assert!(by_files.status.success(), "{}", err(&by_files));
@@ -175,7 +127,7 @@ fn sign_and_verify_default_to_stdin_and_stdout() {
 
 #[test]
 fn oaep_failure_names_the_hashes_and_how_to_change_them() {
-    let d = with_key("oaep");
+    let d = with_key("habits", "oaep");
     // SHA-1 OAEP, as `openssl pkeyutl -pkeyopt rsa_padding_mode:oaep` makes it.
     for name in ["c1", "c2"] {
         let o = redc_in(
@@ -233,7 +185,7 @@ fn printed_range(text: &str) -> (usize, usize) {
 
 #[test]
 fn genrsa_prints_the_range_it_accepts() {
-    let d = fresh("range");
+    let d = fresh("habits", "range");
     for bad in ["512", "1000"] {
         let o = redc_in(&d, &["genrsa", "--bits", bad, "-o", "k"], None);
         assert_eq!(o.status.code(), Some(2));
@@ -256,7 +208,7 @@ fn genrsa_prints_the_range_it_accepts() {
 
 #[test]
 fn clap_suggestions_and_usage_survive_with_the_subcommand() {
-    let d = fresh("clap");
+    let d = fresh("habits", "clap");
     let o = redc_in(&d, &["sing"], None);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("'sign'"), "{}", err(&o));
@@ -279,7 +231,7 @@ fn clap_suggestions_and_usage_survive_with_the_subcommand() {
 
 #[test]
 fn options_with_fixed_values_list_them() {
-    let d = fresh("enum");
+    let d = fresh("habits", "enum");
     for (cmd, needle) in [
         ("sign", "pss"),
         ("sign", "sha384"),
@@ -305,7 +257,7 @@ fn options_with_fixed_values_list_them() {
 
 #[test]
 fn label_errors_say_what_is_wrong_and_0x_is_accepted() {
-    let d = with_key("label");
+    let d = with_key("habits", "label");
     let o = redc_in(
         &d,
         &[
@@ -364,7 +316,7 @@ fn rsa_commands_come_first_in_help() {
 
 #[test]
 fn progress_is_quiet_off_a_terminal_unless_asked() {
-    let d = fresh("progress");
+    let d = fresh("habits", "progress");
     let quiet = redc_in(&d, &["genrsa", "--bits", "1024", "-o", "a"], None);
     assert!(quiet.status.success());
     assert!(quiet.stderr.is_empty(), "{}", err(&quiet));
@@ -383,7 +335,7 @@ fn bench_keygen_states_both_sides_miller_rabin_rounds() {
         eprintln!("SKIPPED: bench_keygen_states_both_sides_miller_rabin_rounds: no openssl binary");
         return;
     }
-    let d = fresh("bench");
+    let d = fresh("habits", "bench");
     let o = redc_in(
         &d,
         &["bench", "keygen", "--bits", "1024", "--runs", "1", "--progress"],
@@ -399,7 +351,7 @@ fn bench_keygen_states_both_sides_miller_rabin_rounds() {
 
 #[test]
 fn completions_for_bash_zsh_fish() {
-    let d = fresh("completions");
+    let d = fresh("habits", "completions");
     for shell in ["bash", "zsh", "fish"] {
         let o = redc_in(&d, &["completions", shell], None);
         assert!(o.status.success(), "{shell}: {}", err(&o));

@@ -2,51 +2,17 @@
 //! hash and key form: keys made by `openssl genrsa` / `genpkey` and by
 //! `redc genrsa`, at 2048, 3072, 4096 and an odd size (3001 bits).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{fresh, ok, openssl, p, redc};
+
+use std::path::Path;
 use std::sync::OnceLock;
-
-fn redc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .output()
-        .expect("run redc")
-}
-
-fn openssl(args: &[&str]) -> Output {
-    Command::new("openssl")
-        .args(args)
-        .output()
-        .expect("the openssl binary (scripts/test.sh installs it)")
-}
-
-fn ok(o: Output, what: &str) -> Output {
-    assert!(
-        o.status.success(),
-        "{what}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
-
-/// A fresh directory for one test.
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("redc-interop-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn p(dir: &Path, name: &str) -> String {
-    dir.join(name).to_string_lossy().into_owned()
-}
 
 /// OpenSSL-made keys shared by the tests: (bits, PKCS#8 PEM path).
 fn openssl_keys() -> &'static Vec<(usize, String)> {
     static KEYS: OnceLock<Vec<(usize, String)>> = OnceLock::new();
     KEYS.get_or_init(|| {
-        let dir = workdir("keys");
+        let dir = fresh("interop", "keys");
         let mut keys = Vec::new();
         for bits in [2048usize, 3001, 3072, 4096] {
             let path = p(&dir, &format!("k{bits}.pem"));
@@ -75,7 +41,7 @@ fn openssl_keys() -> &'static Vec<(usize, String)> {
 #[test]
 fn signatures_both_directions() {
     for (bits, key) in openssl_keys() {
-        let dir = workdir(&format!("sig{bits}"));
+        let dir = fresh("interop", &format!("sig{bits}"));
         let msg = p(&dir, "m.bin");
         std::fs::write(&msg, b"interop message \x00\x01\xff").unwrap();
         let pubkey = p(&dir, "pub.pem");
@@ -203,7 +169,7 @@ fn signatures_both_directions() {
 #[test]
 fn encryption_both_directions() {
     for (bits, key) in openssl_keys() {
-        let dir = workdir(&format!("enc{bits}"));
+        let dir = fresh("interop", &format!("enc{bits}"));
         let msg = p(&dir, "m.bin");
         std::fs::write(&msg, b"a secret \x00 with a zero byte").unwrap();
         let pubkey = p(&dir, "pub.der");
@@ -298,7 +264,7 @@ fn encryption_both_directions() {
 #[test]
 fn every_key_form_openssl_writes_is_read() {
     let (bits, key) = &openssl_keys()[0];
-    let dir = workdir("forms");
+    let dir = fresh("interop", "forms");
     let msg = p(&dir, "m");
     std::fs::write(&msg, b"forms").unwrap();
     let sig = p(&dir, "sig");
@@ -354,7 +320,7 @@ fn every_key_form_openssl_writes_is_read() {
 
 #[test]
 fn redc_keys_pass_openssl_check_in_every_form() {
-    let dir = workdir("genrsa");
+    let dir = fresh("interop", "genrsa");
     for bits in ["1024", "2048", "3001", "4096", "8192"] {
         let key = p(&dir, &format!("k{bits}.pem"));
         ok(redc(&["genrsa", "--bits", bits, "-o", &key]), "genrsa");

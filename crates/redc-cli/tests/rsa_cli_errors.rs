@@ -1,15 +1,10 @@
 //! Bad input to every RSA command: one clear line on stderr, a non-zero
 //! status, never a panic, never a partial output file.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::redc;
 
-fn redc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .output()
-        .expect("run redc")
-}
+use std::path::{Path, PathBuf};
 
 fn dir() -> PathBuf {
     let d = std::env::temp_dir().join(format!("redc-errors-{}", std::process::id()));

@@ -3,22 +3,11 @@
 //! input fails alone with its own line, the exit status is 2 at the end, and
 //! no partial or stray file is left.
 
+mod common;
+use common::{fresh, redc};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn redc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .output()
-        .expect("run redc")
-}
-
-fn workdir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("redc-outdir-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::process::Command;
 
 fn s(p: &Path) -> String {
     p.to_string_lossy().into_owned()
@@ -62,7 +51,7 @@ fn openssl_verifies(public: &str, sig: &Path, file: &Path, pss: bool) -> bool {
 
 #[test]
 fn many_files_sign_like_one_and_bad_ones_fail_alone() {
-    let dir = workdir("many");
+    let dir = fresh("outdir", "many");
     let (key, public) = openssl_key(&dir);
     let files: Vec<PathBuf> = (0..17)
         .map(|i| {
@@ -119,7 +108,7 @@ fn many_files_sign_like_one_and_bad_ones_fail_alone() {
 
 #[test]
 fn pss_on_one_thread_and_stdin_refused() {
-    let dir = workdir("pss");
+    let dir = fresh("outdir", "pss");
     let (key, public) = openssl_key(&dir);
     let a = dir.join("a");
     let b = dir.join("b");
@@ -150,7 +139,7 @@ fn pss_on_one_thread_and_stdin_refused() {
 
 #[test]
 fn several_inputs_need_an_out_dir() {
-    let dir = workdir("usage");
+    let dir = fresh("outdir", "usage");
     let (key, _) = openssl_key(&dir);
     std::fs::write(dir.join("a"), b"a").unwrap();
     let sig = dir.join("x.sig");

@@ -149,3 +149,52 @@ pub fn mode(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
 }
+
+/// `redc ARGS` in the current directory, stdin empty, output captured.
+pub fn redc(args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run redc")
+}
+
+/// `redc ARGS` in the current directory with `stdin`, output captured.
+pub fn redc_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    redc_in(Path::new("."), args, Some(stdin))
+}
+
+/// The `openssl` binary with ARGS, output captured (scripts/test.sh
+/// installs it).
+pub fn openssl(args: &[&str]) -> Output {
+    Command::new("openssl")
+        .args(args)
+        .output()
+        .expect("the openssl binary (scripts/test.sh installs it)")
+}
+
+/// `o`, after asserting it succeeded (stdout and stderr in the message).
+pub fn ok(o: Output, what: &str) -> Output {
+    assert!(
+        o.status.success(),
+        "{what}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// Exit status 2, exactly one line on stderr, nothing on stdout; returns
+/// the line.
+pub fn refused(o: Output, what: &str) -> String {
+    let err = err(&o);
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    assert_eq!(err.lines().count(), 1, "{what}: {err}");
+    assert!(o.stdout.is_empty(), "{what}");
+    err
+}
+
+/// `dir/name` as a string argument.
+pub fn p(dir: &Path, name: &str) -> String {
+    dir.join(name).to_string_lossy().into_owned()
+}
