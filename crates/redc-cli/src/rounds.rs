@@ -124,8 +124,18 @@ mod tests {
     #[test]
     fn ratios_pair_the_rounds_and_skip_the_missed_ones() {
         // Round by round: 100/50 = 2, (missed), 90/60 = 1.5, 120/40 = 3.
-        let redc = [s(100.0, 0.0, 0.0), s(1.0, 0.0, 0.0), s(90.0, 0.0, 0.0), s(120.0, 0.0, 0.0)];
-        let anchor = [Some(s(50.0, 0.0, 0.0)), None, Some(s(60.0, 0.0, 0.0)), Some(s(40.0, 0.0, 0.0))];
+        let redc = [
+            s(100.0, 0.0, 0.0),
+            s(1.0, 0.0, 0.0),
+            s(90.0, 0.0, 0.0),
+            s(120.0, 0.0, 0.0),
+        ];
+        let anchor = [
+            Some(s(50.0, 0.0, 0.0)),
+            None,
+            Some(s(60.0, 0.0, 0.0)),
+            Some(s(40.0, 0.0, 0.0)),
+        ];
         let r = ratio(&redc, &anchor).unwrap();
         assert_eq!(
             r,
@@ -168,7 +178,10 @@ mod tests {
             ("2048 bits verify redc".to_string(), 0.05),
         ];
         let line = spread_summary(&spreads, 0.10).unwrap();
-        assert!(line.starts_with("2 of 3 figures spread by more than 10%"), "{line}");
+        assert!(
+            line.starts_with("2 of 3 figures spread by more than 10%"),
+            "{line}"
+        );
         assert!(line.contains("widest: 2048 bits sign redc, 66%"), "{line}");
         assert!(line.contains("--seconds"), "{line}");
         assert!(!line.contains('\n'));

@@ -387,8 +387,12 @@ pub fn run(args: SpeedArgs) -> i32 {
     // (the anchors' sign figure once per size: the sign-batch rows repeat it).
     let mut spreads = Vec::new();
     for r in &rows {
-        let named = std::iter::once(("redc".to_string(), Some(r.redc)))
-            .chain(anchors.iter().zip(&r.anchors).map(|(a, s)| (a.short(), s.map(|s| s.0))));
+        let named = std::iter::once(("redc".to_string(), Some(r.redc))).chain(
+            anchors
+                .iter()
+                .zip(&r.anchors)
+                .map(|(a, s)| (a.short(), s.map(|s| s.0))),
+        );
         for (name, s) in named {
             if let Some(s) = s
                 && !(r.op == "sign-batch" && name != "redc")
@@ -504,7 +508,11 @@ pub fn run(args: SpeedArgs) -> i32 {
                     o[format!("{p}_max_ops_per_sec")] = round1(s.max).into();
                     o[format!("{p}_anchor_method")] = a.method.clone().into();
                     // The median of the per-round ratios, and their range.
-                    let name = if a.role == "system" { "ratio" } else { "newest_ratio" };
+                    let name = if a.role == "system" {
+                        "ratio"
+                    } else {
+                        "newest_ratio"
+                    };
                     o[name] = round3(ratio.median).into();
                     o[format!("{name}_min")] = round3(ratio.min).into();
                     o[format!("{name}_max")] = round3(ratio.max).into();
@@ -565,7 +573,13 @@ pub fn run(args: SpeedArgs) -> i32 {
         "bits", "op", "redc ops/s", "min..max", "us/op"
     );
     for a in &anchors {
-        text += &format!("{:>16}{:>21}{:>8}{:>14}", a.short(), "min..max", "ratio", "rounds");
+        text += &format!(
+            "{:>16}{:>21}{:>8}{:>14}",
+            a.short(),
+            "min..max",
+            "ratio",
+            "rounds"
+        );
     }
     text += "\n";
     for r in &rows {

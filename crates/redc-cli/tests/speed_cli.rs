@@ -146,7 +146,10 @@ fn compare_runs_the_anchor_with_the_key_and_threads() {
     // The ratio's range over the rounds: with the anchor's figure fixed,
     // redc's slowest and fastest rounds.
     assert_eq!(sign["rounds"], 2);
-    let (lo, hi) = (sign["ratio_min"].as_f64().unwrap(), sign["ratio_max"].as_f64().unwrap());
+    let (lo, hi) = (
+        sign["ratio_min"].as_f64().unwrap(),
+        sign["ratio_max"].as_f64().unwrap(),
+    );
     assert!(lo <= ratio && ratio <= hi && lo > 0.0, "{lo} {ratio} {hi}");
     // The anchor was asked once per round, for the round's share of the
     // time, and the same threads...
@@ -189,7 +192,16 @@ fn the_table_ends_with_one_verdict_line_per_size() {
     let dir = scratch("verdict");
     let anchor = fake_anchor(&dir);
     let o = redc(
-        &["speed", "--bits", "1024", "--seconds", "0.06", "--rounds", "3", "--compare"],
+        &[
+            "speed",
+            "--bits",
+            "1024",
+            "--seconds",
+            "0.06",
+            "--rounds",
+            "3",
+            "--compare",
+        ],
         &[("REDC_OPENSSL_ANCHORS", anchor.to_str().unwrap())],
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -199,7 +211,11 @@ fn the_table_ends_with_one_verdict_line_per_size() {
         last.starts_with("RSA-1024 sign: redc ") && last.contains("x OpenSSL 9.9.9 on this CPU (rounds "),
         "{stdout}"
     );
-    assert_eq!(stdout.lines().filter(|l| l.starts_with("RSA-")).count(), 1, "{stdout}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("RSA-")).count(),
+        1,
+        "{stdout}"
+    );
     // Three rounds, three calls; the warnings went to stderr, not the table.
     let calls = std::fs::read_to_string(dir.join("calls")).unwrap();
     assert_eq!(calls.lines().count(), 3);
