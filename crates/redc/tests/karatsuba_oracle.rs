@@ -12,7 +12,7 @@ use num_traits::One;
 use proptest::prelude::*;
 use rand::Rng;
 use rand::rngs::StdRng;
-use redc::mont::karatsuba::{self, THRESHOLD};
+use redc::mont::karatsuba::{self, MUL_THRESHOLD, SQR_THRESHOLD};
 use redc::mont::{MontContext, Variant};
 
 /// Operand pairs at n limbs: all ones (every carry at its bound), equal
@@ -52,7 +52,7 @@ fn products_at_every_limb_count_1_to_256() {
     let mut rng = rng(41);
     for n in 1..=256 {
         for (a, b) in pairs(&mut rng, n, 2) {
-            for threshold in [2, 3, THRESHOLD] {
+            for threshold in [2, 3, MUL_THRESHOLD, SQR_THRESHOLD] {
                 check_product(threshold, &a, &b);
             }
         }
@@ -65,7 +65,7 @@ fn products_at_random_sizes_300_to_600() {
     for _ in 0..6 {
         let n = rng.gen_range(300..=600);
         for (a, b) in pairs(&mut rng, n, 1) {
-            for threshold in [2, THRESHOLD] {
+            for threshold in [2, MUL_THRESHOLD, SQR_THRESHOLD] {
                 check_product(threshold, &a, &b);
             }
         }

@@ -27,10 +27,15 @@
 //! h + 2h' + 1 <= 2n (as h' + 1 <= n for n >= 2); the carry out of the 2n
 //! limbs is 0 because A B < W^(2n).
 //!
-//! Recursion threshold: operands of fewer than [`THRESHOLD`] limbs are
-//! multiplied by schoolbook (n^2 word products; the squaring computes each
-//! cross product once); from [`THRESHOLD`] limbs up, the three half-size
-//! products recurse.
+//! Recursion thresholds: products of fewer than [`MUL_THRESHOLD`] limbs are
+//! formed by schoolbook (n^2 word products), squares of fewer than
+//! [`SQR_THRESHOLD`] limbs by the schoolbook squaring (each cross product
+//! once, about n^2/2); from the threshold up, the three half-size products
+//! recurse. The squaring's threshold is higher because its schoolbook is
+//! about twice as fast. Chosen values: 24 limbs for the product, 40 for the
+//! squaring, measured on an AMD EPYC (family 25 model 1, Zen 3) on
+//! 2026-11-28 (docs/lab/2026-11-28-zen3-karatsuba-threshold.md); any value
+//! of at least 2 gives the same results, only the time changes.
 //!
 //! Constant time: every branch, loop bound and index depends only on the
 //! public limb count n (and the threshold), never on limb values. The signs
@@ -45,8 +50,11 @@
 use super::sos;
 use crate::limb::{adc, mac, sbb};
 
-/// The smallest limb count split by Karatsuba; below it, schoolbook.
-pub const THRESHOLD: usize = 24;
+/// The smallest limb count [`mul`] splits; below it, schoolbook.
+pub const MUL_THRESHOLD: usize = 24;
+
+/// The smallest limb count [`square`] splits; below it, schoolbook squaring.
+pub const SQR_THRESHOLD: usize = 40;
 
 /// `out = a * b * R^-1 mod n`, fully reduced.
 ///
@@ -101,12 +109,12 @@ pub(super) fn as_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u
 /// Workspace limbs [`mul`] and [`square`] need for n-limb operands.
 ///
 /// ```
-/// use redc::mont::karatsuba::{THRESHOLD, work_len};
-/// assert_eq!(work_len(THRESHOLD - 1), 0); // schoolbook only
-/// assert!(work_len(THRESHOLD) > 0);
+/// use redc::mont::karatsuba::{MUL_THRESHOLD, work_len};
+/// assert_eq!(work_len(MUL_THRESHOLD - 1), 0); // schoolbook only
+/// assert!(work_len(MUL_THRESHOLD) > 0);
 /// ```
 pub fn work_len(n: usize) -> usize {
-    work_len_at(THRESHOLD, n)
+    work_len_at(MUL_THRESHOLD.min(SQR_THRESHOLD), n)
 }
 
 /// [`work_len`] for a given threshold (at least 2).
@@ -119,7 +127,7 @@ pub fn work_len_at(threshold: usize, n: usize) -> usize {
 }
 
 /// `r = a * b` (2n limbs) for n-limb `a` and `b`, Karatsuba from
-/// [`THRESHOLD`] limbs up; `work` has at least [`work_len`]`(n)` limbs.
+/// [`MUL_THRESHOLD`] limbs up; `work` has at least [`work_len`]`(n)` limbs.
 ///
 /// ```
 /// use redc::mont::karatsuba;
@@ -130,7 +138,7 @@ pub fn work_len_at(threshold: usize, n: usize) -> usize {
 /// assert_eq!(r.to_vec(), redc::nat::mul(&a, &b));
 /// ```
 pub fn mul(r: &mut [u64], a: &[u64], b: &[u64], work: &mut [u64]) {
-    mul_at(THRESHOLD, r, a, b, work)
+    mul_at(MUL_THRESHOLD, r, a, b, work)
 }
 
 /// `r = a * a` (2n limbs): three half-size squarings per level; `work` as
@@ -144,7 +152,7 @@ pub fn mul(r: &mut [u64], a: &[u64], b: &[u64], work: &mut [u64]) {
 /// assert_eq!(r.to_vec(), redc::nat::mul(&a, &a));
 /// ```
 pub fn square(r: &mut [u64], a: &[u64], work: &mut [u64]) {
-    square_at(THRESHOLD, r, a, work)
+    square_at(SQR_THRESHOLD, r, a, work)
 }
 
 /// [`mul`] with the given threshold (at least 2); `work` has
@@ -295,7 +303,7 @@ mod tests {
         for s in 1..2000 {
             assert!(super::super::scratch_len(s) > 2 * s + work_len(s), "s={s}");
         }
-        assert_eq!(work_len(THRESHOLD - 1), 0);
+        assert_eq!(work_len(MUL_THRESHOLD.min(SQR_THRESHOLD) - 1), 0);
         // One level: 4h' + 1 with h' = ceil(n/2), then the next level's.
         assert_eq!(work_len_at(2, 2), 4 + 1 + work_len_at(2, 1));
         assert_eq!(work_len_at(2, 3), 8 + 1 + work_len_at(2, 2));

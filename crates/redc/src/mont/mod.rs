@@ -50,7 +50,7 @@ pub type Kernel = fn(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, 
 /// Scratch limbs every kernel is content with, for an `s`-limb modulus:
 /// 2s + 2, or the Karatsuba variants' 2s + 1 product limbs and their
 /// [`karatsuba::work_len`] when that is more (from
-/// [`karatsuba::THRESHOLD`] limbs up).
+/// [`karatsuba::MUL_THRESHOLD`] limbs up).
 ///
 /// ```
 /// use redc::mont::{MontContext, scratch_len};
