@@ -144,3 +144,23 @@ proptest! {
         prop_assert_eq!(big(&r), big(&b) * big(&b));
     }
 }
+
+/// The two kernels drive an exponentiation (the engine's scratch is
+/// `scratch_len`, which holds the Karatsuba workspace) below, at and above
+/// both thresholds.
+#[test]
+fn exponentiation_with_the_karatsuba_kernels() {
+    let mut rng = rng(45);
+    for s in [1usize, 23, 24, 39, 40, 64, 97] {
+        let n = random_modulus(&mut rng, s);
+        let e = redc::exp::MontEngine::with_kernels(
+            &limbs(&n, s),
+            Variant::Karatsuba.kernel(),
+            Variant::KaratsubaSqr.kernel(),
+        )
+        .unwrap();
+        let (x, d) = (random_below(&mut rng, &n), random_below(&mut rng, &n));
+        let got = e.pow_secret(&limbs(&x, s), &limbs(&d, s)).unwrap();
+        assert_eq!(big(&got), x.modpow(&d, &n), "s={s}");
+    }
+}
