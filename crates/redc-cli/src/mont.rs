@@ -3,7 +3,8 @@
 //! `redc mont --list` prints the variant names, one per line.
 //! `redc mont --variant NAME --modulus HEX --a HEX --b HEX` prints the
 //! lowercase hex of A*B*R^-1 mod N (R = 2^(64 s)), fully reduced, alone on
-//! stdout. `--variant sqr` takes `--a` only.
+//! stdout. `--variant sqr` and `--variant karatsuba-sqr` take `--a` only
+//! and print A*A*R^-1 mod N.
 
 use crate::fail;
 use redc::limb;
@@ -27,7 +28,7 @@ pub struct MontArgs {
     /// The first operand A < N, in hex.
     #[arg(long, value_name = "HEX", required_unless_present = "list")]
     a: Option<String>,
-    /// The second operand B < N, in hex (not for sqr).
+    /// The second operand B < N, in hex (not for sqr, karatsuba-sqr).
     #[arg(long, value_name = "HEX")]
     b: Option<String>,
 }
@@ -65,12 +66,12 @@ fn product(args: &MontArgs) -> Result<String, String> {
     let a = ctx
         .reduced(&a)
         .map_err(|_| "--a: must be less than the modulus".to_string())?;
-    let result = if variant == Variant::Sqr {
+    let result = if variant.squares_only() {
         if let Some(b) = &args.b {
             let b =
                 limb::from_hex(b).map_err(|_| format!("--b: '{}' is not a hexadecimal number", clip(b)))?;
             if limb::trim_vartime(&b) != limb::trim_vartime(&a) {
-                return Err("--variant sqr squares --a: give --a only".into());
+                return Err(format!("--variant {} squares --a: give --a only", variant.name()));
             }
         }
         ctx.square(variant, &a)

@@ -17,7 +17,7 @@ fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-const VARIANTS: [&str; 10] = [
+const VARIANTS: [&str; 12] = [
     "bitserial",
     "sos",
     "cios",
@@ -28,7 +28,14 @@ const VARIANTS: [&str; 10] = [
     "itoh-enhanced",
     "sqr",
     "almost",
+    "karatsuba",
+    "karatsuba-sqr",
 ];
+
+/// The variants that square `--a` and take no `--b`.
+fn squares_only(v: &str) -> bool {
+    v == "sqr" || v == "karatsuba-sqr"
+}
 
 #[test]
 fn list_prints_every_variant_one_per_line() {
@@ -54,7 +61,7 @@ fn products_match_the_oracle() {
         let b = rng.gen_biguint_below(&n);
         let (nh, ah, bh) = (n.to_str_radix(16), a.to_str_radix(16), b.to_str_radix(16));
         for v in VARIANTS {
-            let o = if v == "sqr" {
+            let o = if squares_only(v) {
                 redc(&["mont", "--variant", v, "--modulus", &nh, "--a", &ah])
             } else {
                 redc(&["mont", "--variant", v, "--modulus", &nh, "--a", &ah, "--b", &bh])
@@ -66,10 +73,36 @@ fn products_match_the_oracle() {
             assert!(hex == "0" || !hex.starts_with('0'), "no leading zeros: {hex}");
             assert_eq!(hex, hex.to_lowercase());
             let got = BigUint::parse_bytes(hex.as_bytes(), 16).unwrap();
-            let other = if v == "sqr" { &a } else { &b };
+            let other = if squares_only(v) { &a } else { &b };
             assert!(got < n, "{v} not reduced");
             assert_eq!((&got * &r) % &n, (&a * other) % &n, "{v} at {bits} bits");
         }
+    }
+}
+
+/// Karatsuba prints what CIOS prints, and karatsuba-sqr what sqr prints,
+/// at sizes below and above the recursion threshold; both are listed.
+#[test]
+fn karatsuba_matches_cios_and_sqr() {
+    let list = stdout(&redc(&["mont", "--list"]));
+    assert!(list.lines().any(|l| l == "karatsuba"));
+    assert!(list.lines().any(|l| l == "karatsuba-sqr"));
+    let mut rng = StdRng::seed_from_u64(41);
+    for bits in [64u64, 1000, 4096, 8191] {
+        let n = rng.gen_biguint(bits) | (BigUint::one() << (bits - 1)) | BigUint::one();
+        let (a, b) = (rng.gen_biguint_below(&n), rng.gen_biguint_below(&n));
+        let (nh, ah, bh) = (n.to_str_radix(16), a.to_str_radix(16), b.to_str_radix(16));
+        let run = |v: &str, with_b: bool| {
+            let mut args = vec!["mont", "--variant", v, "--modulus", &nh, "--a", &ah];
+            if with_b {
+                args.extend(["--b", &bh]);
+            }
+            let o = redc(&args);
+            assert!(o.status.success(), "{v}: {}", String::from_utf8_lossy(&o.stderr));
+            stdout(&o)
+        };
+        assert_eq!(run("karatsuba", true), run("cios", true), "{bits} bits");
+        assert_eq!(run("karatsuba-sqr", false), run("sqr", false), "{bits} bits");
     }
 }
 

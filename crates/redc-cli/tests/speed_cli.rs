@@ -334,7 +334,7 @@ fn bench_mont_plot_has_a_line_per_variant() {
             "--runs",
             "1",
             "--variants",
-            "cios,sqr",
+            "cios,sqr,karatsuba,karatsuba-sqr",
             "--plot",
             svg.to_str().unwrap(),
         ],
@@ -344,11 +344,36 @@ fn bench_mont_plot_has_a_line_per_variant() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"));
     // One legend entry per variant (plotters puts a text's content on its own line).
-    for v in ["cios", "sqr"] {
+    for v in ["cios", "sqr", "karatsuba", "karatsuba-sqr"] {
         assert_eq!(text.lines().filter(|l| l.trim() == v).count(), 1, "{v}");
     }
     let o = redc(&["bench", "mont", "--bits", "64", "--plot", "-"], &[]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn bench_mont_takes_sizes_up_to_65536_bits() {
+    let args = |bits: &'static str| {
+        [
+            "bench",
+            "mont",
+            "--bits",
+            bits,
+            "--runs",
+            "1",
+            "--variants",
+            "karatsuba",
+            "--json",
+        ]
+    };
+    let o = redc(&args("65536"), &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rows: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(rows[0]["limbs"], 1024);
+    for bad in ["65600", "100"] {
+        let o = redc(&args(bad), &[]);
+        assert_eq!(o.status.code(), Some(2), "--bits {bad}");
+    }
 }
 
 #[test]

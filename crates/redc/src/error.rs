@@ -51,7 +51,9 @@ impl fmt::Display for Error {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            Error::SquareOnly => f.write_str("the sqr variant squares one operand: use square()"),
+            Error::SquareOnly => {
+                f.write_str("the sqr and karatsuba-sqr variants square one operand: use square()")
+            }
             Error::TooLong => f.write_str("value does not fit in the destination"),
         }
     }

@@ -18,14 +18,14 @@ fn check_all_variants(n: &BigUint, ops: &[BigUint]) {
     for v in Variant::ALL {
         for (i, a) in ops.iter().enumerate() {
             let al = limbs(a, s);
-            // Squares for every variant (the only form sqr has).
+            // Squares for every variant (the only form sqr and karatsuba-sqr have).
             let got = ctx.square(v, &al);
             if v == Variant::Almost && !almost::bound_holds(ctx.modulus()) {
                 assert_eq!(got, Err(Error::AlmostBound));
                 continue;
             }
             assert_mont_product(&got.unwrap(), a, a, n, &format!("{v} square"));
-            if v == Variant::Sqr {
+            if v.squares_only() {
                 continue;
             }
             // Products with the next few operands (cyclically), not all pairs.
@@ -146,6 +146,7 @@ fn unreduced_operands_are_errors() {
         Err(Error::OperandNotReduced)
     );
     assert_eq!(ctx.mul(Variant::Sqr, &[1], &[1]), Err(Error::SquareOnly));
+    assert_eq!(ctx.mul(Variant::KaratsubaSqr, &[1], &[1]), Err(Error::SquareOnly));
     // High zero limbs are fine.
     assert!(ctx.mul(Variant::Cios, &[5, 0, 0], &[7]).is_ok());
 }

@@ -23,6 +23,7 @@ pub mod fips;
 pub mod fips_fixed;
 pub mod itoh;
 pub mod itoh_enhanced;
+pub mod karatsuba;
 pub mod sos;
 pub mod sqr;
 
@@ -46,7 +47,10 @@ use crate::limb::{self, LIMB_BITS};
 /// ```
 pub type Kernel = fn(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]);
 
-/// Scratch limbs every kernel is content with, for an `s`-limb modulus.
+/// Scratch limbs every kernel is content with, for an `s`-limb modulus:
+/// 2s + 2, or the Karatsuba variants' 2s + 1 product limbs and their
+/// [`karatsuba::work_len`] when that is more (from
+/// [`karatsuba::MUL_THRESHOLD`] limbs up).
 ///
 /// ```
 /// use redc::mont::{MontContext, scratch_len};
@@ -55,7 +59,7 @@ pub type Kernel = fn(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, 
 /// assert_eq!(ctx.scratch().len(), scratch_len(2));
 /// ```
 pub fn scratch_len(s: usize) -> usize {
-    2 * s + 2
+    (2 * s + 2).max(2 * s + 1 + karatsuba::work_len(s))
 }
 
 /// The Montgomery multiplication algorithms, by the names the command line uses.
@@ -92,6 +96,10 @@ pub enum Variant {
     Sqr,
     /// Almost-Montgomery, output below 2N ([`almost`]).
     Almost,
+    /// Number-level Karatsuba product, then SOS reduction ([`karatsuba`]).
+    Karatsuba,
+    /// Karatsuba squaring, then SOS reduction ([`karatsuba`]); one operand.
+    KaratsubaSqr,
 }
 
 impl Variant {
@@ -99,11 +107,11 @@ impl Variant {
     ///
     /// ```
     /// use redc::mont::Variant;
-    /// assert_eq!(Variant::ALL.len(), 10);
+    /// assert_eq!(Variant::ALL.len(), 12);
     /// assert_eq!(Variant::ALL[0], Variant::Bitserial);
     /// assert!(Variant::ALL.contains(&Variant::DEFAULT));
     /// ```
-    pub const ALL: [Variant; 10] = [
+    pub const ALL: [Variant; 12] = [
         Variant::Bitserial,
         Variant::Sos,
         Variant::Cios,
@@ -114,6 +122,8 @@ impl Variant {
         Variant::ItohEnhanced,
         Variant::Sqr,
         Variant::Almost,
+        Variant::Karatsuba,
+        Variant::KaratsubaSqr,
     ];
 
     /// The library's default, chosen from the benchmark in docs/lab/.
@@ -142,6 +152,8 @@ impl Variant {
             Variant::ItohEnhanced => "itoh-enhanced",
             Variant::Sqr => "sqr",
             Variant::Almost => "almost",
+            Variant::Karatsuba => "karatsuba",
+            Variant::KaratsubaSqr => "karatsuba-sqr",
         }
     }
 
@@ -150,7 +162,7 @@ impl Variant {
     /// ```
     /// use redc::{Error, mont::Variant};
     /// assert_eq!(Variant::from_name("sos"), Ok(Variant::Sos));
-    /// assert_eq!(Variant::from_name("karatsuba"), Err(Error::UnknownVariant("karatsuba".into())));
+    /// assert_eq!(Variant::from_name("toom-cook"), Err(Error::UnknownVariant("toom-cook".into())));
     /// ```
     pub fn from_name(name: &str) -> Result<Variant, Error> {
         Variant::ALL
@@ -159,7 +171,8 @@ impl Variant {
             .ok_or_else(|| Error::UnknownVariant(name.to_string()))
     }
 
-    /// The kernel. For [`Variant::Sqr`] it squares `a` and does not read `b`;
+    /// The kernel. For [`Variant::Sqr`] and [`Variant::KaratsubaSqr`] it
+    /// squares `a` and does not read `b`;
     /// for [`Variant::Almost`] the result is only below 2N.
     ///
     /// ```
@@ -183,7 +196,21 @@ impl Variant {
             Variant::ItohEnhanced => itoh_enhanced::mont_mul,
             Variant::Sqr => sqr::as_kernel,
             Variant::Almost => almost::mont_mul,
+            Variant::Karatsuba => karatsuba::mont_mul,
+            Variant::KaratsubaSqr => karatsuba::as_kernel,
         }
+    }
+
+    /// Whether the kernel squares its first operand and ignores the second
+    /// ([`Variant::Sqr`], [`Variant::KaratsubaSqr`]).
+    ///
+    /// ```
+    /// use redc::mont::Variant;
+    /// assert!(Variant::KaratsubaSqr.squares_only());
+    /// assert!(!Variant::Karatsuba.squares_only());
+    /// ```
+    pub fn squares_only(self) -> bool {
+        matches!(self, Variant::Sqr | Variant::KaratsubaSqr)
     }
 }
 
@@ -333,8 +360,8 @@ impl MontContext {
     }
 
     /// `out = a * b * R^-1 mod N`, fully reduced, with the given variant;
-    /// no allocation. For [`Variant::Sqr`] it is `a * a * R^-1` and `b` is
-    /// not read.
+    /// no allocation. For the squaring variants ([`Variant::squares_only`])
+    /// it is `a * a * R^-1` and `b` is not read.
     ///
     /// Panics unless `a, b, out` have s limbs and `scratch` has
     /// [`scratch_len`]`(s)`: lengths are a programming contract. Values must
@@ -363,8 +390,8 @@ impl MontContext {
     }
 
     /// `a * b * R^-1 mod N`, fully reduced. `a` and `b` may have any length
-    /// but must be below N. [`Variant::Sqr`] is [`Error::SquareOnly`]: use
-    /// [`MontContext::square`]. [`Variant::Almost`] needs 4N < R.
+    /// but must be below N. [`Variant::Sqr`] and [`Variant::KaratsubaSqr`]
+    /// are [`Error::SquareOnly`]: use [`MontContext::square`]. [`Variant::Almost`] needs 4N < R.
     ///
     /// ```
     /// use redc::{Error, mont::{MontContext, Variant}};
@@ -373,9 +400,10 @@ impl MontContext {
     /// let ab = ctx.mul(Variant::Cihs, &a, &b).unwrap();
     /// assert_eq!(ctx.from_mont(&ab).unwrap(), vec![17 * 30 % 241]);
     /// assert_eq!(ctx.mul(Variant::Sqr, &a, &b), Err(Error::SquareOnly));
+    /// assert_eq!(ctx.mul(Variant::KaratsubaSqr, &a, &b), Err(Error::SquareOnly));
     /// ```
     pub fn mul(&self, v: Variant, a: &[u64], b: &[u64]) -> Result<Vec<u64>, Error> {
-        if v == Variant::Sqr {
+        if v.squares_only() {
             return Err(Error::SquareOnly);
         }
         self.product(v, a, b)
