@@ -14,6 +14,7 @@ Sources of the expected values:
   primes of different lengths from `openssl prime -generate -bits 960/1088`
   written as PKCS#1 by pyca/cryptography (RSAPrivateNumbers).
 Usage: python3 scripts/make_kat_private.py > crates/redc/tests/data/private_kat_vectors.txt
+       python3 scripts/make_kat_private.py --only BITS >> ...: one more `openssl genrsa BITS` key
 """
 
 import math
@@ -117,6 +118,11 @@ def rfc_keys():
 
 
 def main():
+    if sys.argv[1:2] == ["--only"]:
+        bits = int(sys.argv[2])
+        pem = run(["openssl", "genrsa", str(bits)])
+        print(block(f"openssl {bits}", f"openssl genrsa {bits}", pem), end="")
+        return
     print("# Known answers of the RSA private operation, run through every backend")
     print("# by tests/kat_backends.rs. Made by scripts/make_kat_private.py with")
     print("# " + run(["openssl", "version"]).decode().strip() + " and pyca/cryptography.")
@@ -131,7 +137,7 @@ def main():
         pem = pem_of(n, e, d, p, q)
         src = f"RFC 8017 / PKCS #1 v2.1 oaep-vect.txt key {i} ({n.bit_length()} bits); p, q recovered from n, e, d"
         print(block(f"rfc8017 oaep key {i}", src, pem, cases))
-    for bits in [2048, 3072, 4096]:
+    for bits in [2048, 3072, 4096, 8192]:
         pem = run(["openssl", "genrsa", str(bits)])
         print(block(f"openssl {bits}", f"openssl genrsa {bits}", pem))
     e = 65537
