@@ -12,6 +12,7 @@ mod crt;
 mod error;
 mod files;
 pub mod keygen;
+mod parts;
 pub mod prime;
 mod private;
 mod public;
@@ -33,6 +34,8 @@ pub(crate) fn big(x: &[u64]) -> num_bigint::BigUint {
 pub use batch::raw_private_many;
 pub use error::Error;
 pub use files::KeyLoadError;
+pub use num_bigint::BigUint;
+pub use parts::PublicKeyParts;
 pub use private::{MIN_PRIME_BITS, PrivateComponents, RsaPrivateKey};
 pub use public::{MAX_BITS, MAX_PUBEXP_BITS, MIN_BITS, RsaPublicKey, SMALL_MODULUS_BITS};
 pub use threads::{raw_private_many_threads, thread_count};
