@@ -19,6 +19,7 @@ mod public;
 mod schemes;
 mod threads;
 mod traits;
+mod validate;
 
 /// Little-endian u64 limbs as a num-bigint value: the oracle's view of a
 /// value in the RSA modules' unit tests.
