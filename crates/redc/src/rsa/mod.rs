@@ -13,6 +13,7 @@ mod error;
 mod files;
 pub mod keygen;
 mod parts;
+mod pkcs1_codec;
 pub mod prime;
 mod private;
 mod public;
