@@ -65,8 +65,11 @@ pub use error::Error;
 // The trait crates of the public API, re-exported so that users name the
 // very versions redc implements.
 pub use pkcs1;
+pub use pkcs1;
 pub use pkcs8;
+pub use sha1;
 pub use sha2;
+pub use sha3;
 pub use signature;
 pub use spki;
 

@@ -13,13 +13,18 @@ mod error;
 mod files;
 pub mod keygen;
 mod parts;
+mod parts;
 mod pkcs1_codec;
+mod pkcs1_codec;
+mod prehash;
 pub mod prime;
 mod private;
 mod public;
 mod schemes;
 mod threads;
 mod traits;
+mod typed_keys;
+mod validate;
 mod validate;
 
 /// Little-endian u64 limbs as a num-bigint value: the oracle's view of a
@@ -36,6 +41,8 @@ pub(crate) fn big(x: &[u64]) -> num_bigint::BigUint {
 pub use batch::raw_private_many;
 pub use error::Error;
 pub use files::KeyLoadError;
+pub use num_bigint::BigUint;
+pub use parts::PublicKeyParts;
 pub use num_bigint::BigUint;
 pub use parts::PublicKeyParts;
 pub use private::{MIN_PRIME_BITS, PrivateComponents, RsaPrivateKey};
