@@ -17,7 +17,7 @@
 //! signer.verifying_key().verify(b"message", &sig)?;
 //!
 //! let ct = public.encrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"", b"secret")?;
-//! assert_eq!(&key.decrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"", &ct)?[..], b"secret");
+//! assert_eq!(&key.decrypt_oaep(HashAlg::Sha256, b"", &ct)?[..], b"secret");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

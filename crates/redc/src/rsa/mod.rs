@@ -9,6 +9,7 @@
 mod batch;
 mod blinding;
 mod crt;
+mod decrypt_os;
 mod error;
 mod files;
 pub mod keygen;
