@@ -5,6 +5,9 @@
 //!   public).
 //! - [`RsaPrivateKey`]: CRT private primitive, blinded and fault-checked.
 //! - [`keygen`]: random primes and key assembly.
+//! - [`pkcs1v15`], [`pss`]: typed signing and verifying keys; with
+//!   [`PublicKeyParts`] and the RustCrypto traits on every key type, the
+//!   `rsa` crate's API ([`crate::migration`]).
 
 mod batch;
 mod blinding;
@@ -14,8 +17,6 @@ mod error;
 mod files;
 pub mod keygen;
 mod parts;
-mod parts;
-mod pkcs1_codec;
 mod pkcs1_codec;
 mod prehash;
 pub mod prime;
@@ -25,7 +26,6 @@ mod schemes;
 mod threads;
 mod traits;
 mod typed_keys;
-mod validate;
 mod validate;
 
 /// Little-endian u64 limbs as a num-bigint value: the oracle's view of a
@@ -42,8 +42,6 @@ pub(crate) fn big(x: &[u64]) -> num_bigint::BigUint {
 pub use batch::raw_private_many;
 pub use error::Error;
 pub use files::KeyLoadError;
-pub use num_bigint::BigUint;
-pub use parts::PublicKeyParts;
 pub use num_bigint::BigUint;
 pub use parts::PublicKeyParts;
 pub use private::{MIN_PRIME_BITS, PrivateComponents, RsaPrivateKey};
