@@ -175,8 +175,8 @@ pub fn decrypt(data: &[u8]) {
     } else {
         payload.to_vec()
     };
-    let oaep = key.decrypt_oaep(&mut os_rng(), hash, label, &c);
-    let v15 = key.decrypt_pkcs1v15(&mut os_rng(), &c);
+    let oaep = key.decrypt_oaep_with_rng(&mut os_rng(), hash, label, &c);
+    let v15 = key.decrypt_pkcs1v15_with_rng(&mut os_rng(), &c);
     if c.len() == k && c != payload && payload.len() == k {
         // c = EM^e with EM < n: PKCS#1 v1.5 always answers (a synthetic
         // message on bad padding), at most k - 11 bytes long.

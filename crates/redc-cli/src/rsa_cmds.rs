@@ -865,7 +865,7 @@ pub fn decrypt(args: CryptArgs) -> i32 {
             let ct = read_input(args.input())?;
             let mut rng = os_rng();
             let result = match args.scheme() {
-                CryptScheme::Pkcs1 => key.decrypt_pkcs1v15(&mut rng, &ct),
+                CryptScheme::Pkcs1 => key.decrypt_pkcs1v15_with_rng(&mut rng, &ct),
                 CryptScheme::Oaep => key.decrypt_oaep_mgf1(&mut rng, hash, mgf1, &label, &ct),
             };
             match result {

@@ -129,7 +129,7 @@ impl CipherCtx {
         match self.pad {
             // A `Plaintext` keeps all k bytes and is wiped whole when it
             // drops: the wipe does not tell the (real or synthetic) length.
-            Pad::Pkcs1 if self.implicit_rejection => key.decrypt_pkcs1v15(rng, ct).ok(),
+            Pad::Pkcs1 if self.implicit_rejection => key.decrypt_pkcs1v15_with_rng(rng, ct).ok(),
             Pad::Pkcs1 => {
                 let em = raw(ct)?;
                 eme_pkcs1v15_decode_strict(&em, key.size())

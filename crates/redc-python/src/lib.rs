@@ -252,7 +252,7 @@ impl PrivateKey {
             .detach(|| {
                 let rng = &mut os_rng();
                 match &oaep {
-                    None => self.key.decrypt_pkcs1v15(rng, ciphertext),
+                    None => self.key.decrypt_pkcs1v15_with_rng(rng, ciphertext),
                     Some((h, m, label)) => self.key.decrypt_oaep_mgf1(rng, *h, *m, label, ciphertext),
                 }
             })

@@ -304,18 +304,18 @@ fn audit(bits: usize, reps: usize) {
     let mut v15_synthetic = Vec::new();
     for _ in 0..reps {
         let m = key
-            .decrypt_oaep(&mut trng, HashAlg::Sha256, LABEL, &inputs.oaep_ct)
+            .decrypt_oaep_with_rng(&mut trng, HashAlg::Sha256, LABEL, &inputs.oaep_ct)
             .expect("decrypt_oaep (valid)");
         oaep_ok.push(vg::declassify(m));
-        let bad = key.decrypt_oaep(&mut trng, HashAlg::Sha256, LABEL, &inputs.oaep_bad);
+        let bad = key.decrypt_oaep_with_rng(&mut trng, HashAlg::Sha256, LABEL, &inputs.oaep_bad);
         // The Ok/Err verdict is the decoder's one deliberate disclosure.
         oaep_rejected += usize::from(bad.map(vg::declassify).is_err());
         let m = key
-            .decrypt_pkcs1v15(&mut trng, &inputs.v15_ct)
+            .decrypt_pkcs1v15_with_rng(&mut trng, &inputs.v15_ct)
             .expect("decrypt_pkcs1v15");
         v15_ok.push(vg::declassify(m));
         let m = key
-            .decrypt_pkcs1v15(&mut trng, &inputs.v15_bad)
+            .decrypt_pkcs1v15_with_rng(&mut trng, &inputs.v15_bad)
             .expect("decrypt_pkcs1v15");
         v15_synthetic.push(vg::declassify(m));
     }

@@ -329,7 +329,7 @@ fn pkcs1v15_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
         classes,
         pairs: (1..8).map(|i| (i, 0)).collect(),
         op: Box::new(move |c| {
-            let _ = black_box(key.decrypt_pkcs1v15(&mut os_rng(), black_box(c)));
+            let _ = black_box(key.decrypt_pkcs1v15_with_rng(&mut os_rng(), black_box(c)));
         }),
     }
 }
@@ -376,7 +376,7 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
     ];
     for (i, c) in classes.iter().enumerate() {
         let ok = key
-            .decrypt_oaep(&mut os_rng(), hash, OAEP_LABEL, &c.inputs[0])
+            .decrypt_oaep_with_rng(&mut os_rng(), hash, OAEP_LABEL, &c.inputs[0])
             .is_ok();
         assert_eq!(ok, i == 0 || i == 4, "class {} decrypts as intended", c.name);
     }
@@ -385,7 +385,7 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
         classes,
         pairs: vec![(1, 0), (2, 0), (3, 0), (1, 2), (4, 0)],
         op: Box::new(move |c| {
-            let _ = black_box(key.decrypt_oaep(&mut os_rng(), hash, OAEP_LABEL, black_box(c)));
+            let _ = black_box(key.decrypt_oaep_with_rng(&mut os_rng(), hash, OAEP_LABEL, black_box(c)));
         }),
     }
 }

@@ -129,6 +129,18 @@ impl HashAlg {
         HashAlg::Sha3_512,
     ];
 
+    /// The algorithm of a hash type, for the byte-level methods when the
+    /// code names hashes as types (`redc::sha2::Sha256`), as typed keys do.
+    ///
+    /// ```
+    /// use redc::hash::HashAlg;
+    /// assert_eq!(HashAlg::of::<redc::sha2::Sha256>(), HashAlg::Sha256);
+    /// assert_eq!(HashAlg::of::<redc::sha3::Sha3_512>(), HashAlg::Sha3_512);
+    /// ```
+    pub const fn of<D: crate::rsa::RsaHash>() -> HashAlg {
+        D::ALG
+    }
+
     /// The names [`HashAlg::from_name`] knows, canonical spelling, for messages.
     pub const NAMES: &'static str = "sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224, sha3-256, sha3-384, sha3-512";
 

@@ -762,7 +762,7 @@ fn field_at_fault(der: &[u8], fields: &[&str]) -> Option<String> {
     fault
 }
 
-fn parse_pkcs1_private(der: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
+pub(crate) fn parse_pkcs1_private(der: &[u8]) -> Result<RsaPrivateComponents, KeyFileError> {
     let key = pkcs1::RsaPrivateKeyRef::from_der(der)
         .map_err(|e| malformed(field_at_fault(der, &PRIVATE_FIELDS).unwrap_or_else(|| e.to_string())))?;
     if key.other_prime_infos.is_some() {
@@ -796,7 +796,7 @@ fn parse_spki(der: &[u8]) -> Result<(RsaPublicComponents, KeyAlgorithm), KeyFile
     Ok((parse_pkcs1_public(bits)?, alg))
 }
 
-fn parse_pkcs1_public(der: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
+pub(crate) fn parse_pkcs1_public(der: &[u8]) -> Result<RsaPublicComponents, KeyFileError> {
     let key = pkcs1::RsaPublicKeyRef::from_der(der)
         .map_err(|e| malformed(field_at_fault(der, &PUBLIC_FIELDS).unwrap_or_else(|| e.to_string())))?;
     let c = RsaPublicComponents {

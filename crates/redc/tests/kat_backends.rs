@@ -135,7 +135,7 @@ fn check_key(label: &str, k: &Key, key: &RsaPrivateKey) -> usize {
     }
     for (c, m) in k.all("oaep_c").iter().zip(k.all("oaep_m")) {
         let got = key
-            .decrypt_oaep(&mut rng, HashAlg::Sha1, b"", c)
+            .decrypt_oaep_with_rng(&mut rng, HashAlg::Sha1, b"", c)
             .unwrap_or_else(|e| panic!("{label}: OAEP {e}"));
         assert_eq!(hex::encode(&*got), hex::encode(m), "{label}: OAEP decryption");
         checks += 1;
@@ -149,12 +149,13 @@ fn check_key(label: &str, k: &Key, key: &RsaPrivateKey) -> usize {
             "{label}: c >= n"
         );
         assert_eq!(
-            key.decrypt_pkcs1v15(&mut rng, c).map(|_| ()),
+            key.decrypt_pkcs1v15_with_rng(&mut rng, c).map(|_| ()),
             Err(Error::OutOfRange),
             "{label}: PKCS#1 v1.5 decryption of c >= n"
         );
         assert!(
-            key.decrypt_oaep(&mut rng, HashAlg::Sha1, b"", c).is_err(),
+            key.decrypt_oaep_with_rng(&mut rng, HashAlg::Sha1, b"", c)
+                .is_err(),
             "{label}: OAEP of c >= n"
         );
         checks += 1;

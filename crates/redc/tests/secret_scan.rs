@@ -198,16 +198,19 @@ fn exercise(key: &RsaPrivateKey) {
         .encrypt_oaep(&mut rng, HashAlg::Sha256, b"", b"secret")
         .unwrap();
     assert_eq!(
-        key.decrypt_oaep(&mut rng, HashAlg::Sha256, b"", &ct)
+        key.decrypt_oaep_with_rng(&mut rng, HashAlg::Sha256, b"", &ct)
             .unwrap()
             .as_slice(),
         b"secret"
     );
     let ct = key.public_key().encrypt_pkcs1v15(&mut rng, b"secret").unwrap();
-    assert_eq!(key.decrypt_pkcs1v15(&mut rng, &ct).unwrap().as_slice(), b"secret");
+    assert_eq!(
+        key.decrypt_pkcs1v15_with_rng(&mut rng, &ct).unwrap().as_slice(),
+        b"secret"
+    );
     let mut bad = ct.clone();
     bad[5] ^= 1;
-    let _synthetic = key.decrypt_pkcs1v15(&mut rng, &bad).unwrap();
+    let _synthetic = key.decrypt_pkcs1v15_with_rng(&mut rng, &bad).unwrap();
     let x = vec![3u8; key.size()];
     let _ = key.raw_private(&mut rng, &x).unwrap();
 }

@@ -306,7 +306,7 @@ mod tests {
             let r = BigUint::from(1u8) << (64 * en.limbs());
             r.modinv(&n).unwrap()
         };
-        let e = big(key.public_key().e());
+        let e = big(key.public_key().e_limbs());
         let pool = Mutex::new(BlindingPool::default());
         let mut sizes = Vec::new();
         let mut seen = std::collections::HashSet::new();

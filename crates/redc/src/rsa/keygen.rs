@@ -57,7 +57,7 @@ pub enum Progress {
 /// ```
 /// let key = redc::rsa::keygen::generate(1024, 65537, &mut redc::rsa::os_rng()).unwrap();
 /// assert_eq!(key.bits(), 1024);
-/// assert_eq!(key.public_key().e(), [65537]);
+/// assert_eq!(key.public_key().e_limbs(), [65537]);
 /// ```
 pub fn generate<R: CryptoRng + ?Sized>(bits: usize, e: u64, rng: &mut R) -> Result<RsaPrivateKey, Error> {
     generate_with_progress(bits, e, rng, &mut |_| {})
@@ -74,7 +74,7 @@ pub fn generate<R: CryptoRng + ?Sized>(bits: usize, e: u64, rng: &mut R) -> Resu
 ///     }
 /// })
 /// .unwrap();
-/// assert_eq!(key.public_key().e(), [3]);
+/// assert_eq!(key.public_key().e_limbs(), [3]);
 /// assert!(primes >= 2);
 /// ```
 pub fn generate_with_progress<R: CryptoRng + ?Sized>(
@@ -206,7 +206,7 @@ impl RsaPrivateKey {
     /// ```
     /// use redc::rsa::{RsaPrivateKey, os_rng};
     /// let key = RsaPrivateKey::new(&mut os_rng(), 1024).unwrap();
-    /// assert_eq!((key.bits(), key.public_key().e()), (1024, &[65537u64][..]));
+    /// assert_eq!((key.bits(), key.public_key().e_limbs()), (1024, &[65537u64][..]));
     /// assert!(RsaPrivateKey::new(&mut os_rng(), 512).is_err());
     /// ```
     pub fn new<R: CryptoRng + ?Sized>(rng: &mut R, bits: usize) -> Result<RsaPrivateKey, Error> {
@@ -219,7 +219,7 @@ impl RsaPrivateKey {
     /// ```
     /// use redc::rsa::{RsaPrivateKey, os_rng};
     /// let key = RsaPrivateKey::new_with_exp(&mut os_rng(), 1024, 3).unwrap();
-    /// assert_eq!(key.public_key().e(), &[3u64][..]);
+    /// assert_eq!(key.public_key().e_limbs(), &[3u64][..]);
     /// assert!(RsaPrivateKey::new_with_exp(&mut os_rng(), 1024, 4).is_err());
     /// ```
     pub fn new_with_exp<R: CryptoRng + ?Sized>(

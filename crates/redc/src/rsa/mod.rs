@@ -5,19 +5,28 @@
 //!   public).
 //! - [`RsaPrivateKey`]: CRT private primitive, blinded and fault-checked.
 //! - [`keygen`]: random primes and key assembly.
+//! - [`pkcs1v15`], [`pss`]: typed signing and verifying keys; with
+//!   [`PublicKeyParts`] and the RustCrypto traits on every key type, the
+//!   `rsa` crate's API ([`crate::migration`]).
 
 mod batch;
 mod blinding;
 mod crt;
+mod decrypt_os;
 mod error;
 mod files;
 pub mod keygen;
+mod parts;
+mod pkcs1_codec;
+mod prehash;
 pub mod prime;
 mod private;
 mod public;
 mod schemes;
 mod threads;
 mod traits;
+mod typed_keys;
+mod validate;
 
 /// Little-endian u64 limbs as a num-bigint value: the oracle's view of a
 /// value in the RSA modules' unit tests.
@@ -33,6 +42,8 @@ pub(crate) fn big(x: &[u64]) -> num_bigint::BigUint {
 pub use batch::raw_private_many;
 pub use error::Error;
 pub use files::KeyLoadError;
+pub use num_bigint::BigUint;
+pub use parts::PublicKeyParts;
 pub use private::{MIN_PRIME_BITS, PrivateComponents, RsaPrivateKey};
 pub use public::{MAX_BITS, MAX_PUBEXP_BITS, MIN_BITS, RsaPublicKey, SMALL_MODULUS_BITS};
 pub use threads::{raw_private_many_threads, thread_count};

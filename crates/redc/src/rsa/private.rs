@@ -276,7 +276,7 @@ impl RsaPrivateKey {
             return Err(Error::InvalidKey("d does not match dP and dQ"));
         }
         // e dP = 1 mod (p-1), e dQ = 1 mod (q-1), q qInv = 1 mod p.
-        let e = public.e().to_vec();
+        let e = public.e_limbs().to_vec();
         let one_mod = |x: &[u64], m: &[u64]| -> bool {
             let x = Zeroizing::new(x.to_vec());
             let r = Zeroizing::new(nat::rem(&x, m));
@@ -604,14 +604,14 @@ impl RsaPrivateKey {
         if self.crt.mb8_digits().is_some() {
             for chunk in xs.chunks(4).filter(|c| c.len() >= 3) {
                 let ops: Vec<(&Crt, &Halves)> = chunk.iter().map(|x| (&self.crt, x)).collect();
-                match Crt::pow_public_halves_mb8(&ops, self.public.e()) {
+                match Crt::pow_public_halves_mb8(&ops, self.public.e_limbs()) {
                     Some(halves) => out.extend(halves),
                     None => break,
                 }
             }
         }
         for x in &xs[out.len()..] {
-            out.push(self.crt.pow_public_halves(x, self.public.e()));
+            out.push(self.crt.pow_public_halves(x, self.public.e_limbs()));
         }
         out
     }

@@ -5,6 +5,7 @@
 //! variable-time sliding window ([`crate::exp::sliding`]).
 
 use super::Error;
+use super::parts::BigParts;
 use crate::exp::MontEngine;
 use crate::limb;
 use crate::rsa::crt::Secret;
@@ -56,6 +57,8 @@ pub struct RsaPublicKey {
     e: Vec<u64>,
     bits: usize,
     engine: MontEngine,
+    /// n and e for [`super::PublicKeyParts`].
+    big: BigParts,
 }
 
 impl PartialEq for RsaPublicKey {
@@ -115,7 +118,8 @@ impl RsaPublicKey {
             });
         }
         let engine = MontEngine::new(n).map_err(|_| Error::InvalidKey("the modulus is not odd"))?;
-        Ok(RsaPublicKey { e, bits, engine })
+        let big = BigParts::new(n, &e);
+        Ok(RsaPublicKey { e, bits, engine, big })
     }
 
     /// Modulus size in bits.
@@ -162,14 +166,17 @@ impl RsaPublicKey {
         trimmed_be(&self.e)
     }
 
-    /// e, little-endian limbs.
+    /// e, little-endian limbs. (`e()` is [`PublicKeyParts::e`], a
+    /// `BigUint` as in the `rsa` crate.)
+    ///
+    /// [`PublicKeyParts::e`]: super::PublicKeyParts::e
     ///
     /// ```
     /// use redc::rsa::RsaPublicKey;
     /// let key = RsaPublicKey::new(&[0xff; 64], &[1, 0, 1]).unwrap();
-    /// assert_eq!(key.e(), [65537]);
+    /// assert_eq!(key.e_limbs(), [65537]);
     /// ```
-    pub fn e(&self) -> &[u64] {
+    pub fn e_limbs(&self) -> &[u64] {
         &self.e
     }
 
@@ -186,6 +193,11 @@ impl RsaPublicKey {
         &self.engine
     }
 
+    /// n and e as `BigUint`s, for [`super::PublicKeyParts`].
+    pub(crate) fn big(&self) -> &BigParts {
+        &self.big
+    }
+
     /// The same key on a forced backend, or `None` when this process
     /// cannot run it (see [`crate::exp::Backend`]).
     #[doc(hidden)]
@@ -195,6 +207,7 @@ impl RsaPublicKey {
             e: self.e.clone(),
             bits: self.bits,
             engine,
+            big: self.big.clone(),
         })
     }
 
@@ -272,7 +285,7 @@ impl RsaPublicKey {
                 let Some(digits) = key.mb8_digits() else {
                     continue;
                 };
-                let class = (digits, key.e());
+                let class = (digits, key.e_limbs());
                 match groups.iter_mut().find(|(c, _)| *c == class) {
                     Some((_, v)) => v.push(i),
                     None => groups.push((class, vec![i])),

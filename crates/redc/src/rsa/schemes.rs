@@ -147,19 +147,20 @@ impl RsaPrivateKey {
     }
 
     /// RSAES-OAEP decryption (RFC 8017 7.1.2): label hash and MGF1 with
-    /// `hash`. Every failure is [`Error::Decryption`], except a ciphertext
+    /// `hash`, blinded with `rng` ([`RsaPrivateKey::decrypt_oaep`] uses the
+    /// OS generator). Every failure is [`Error::Decryption`], except a ciphertext
     /// of the wrong length or not below n (public facts).
     ///
     /// ```
     /// use redc::{hash::HashAlg, rsa::{Error, keygen, os_rng}};
     /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
     /// let ct = key.public_key().encrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"label", b"secret").unwrap();
-    /// let pt = key.decrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"label", &ct).unwrap();
+    /// let pt = key.decrypt_oaep_with_rng(&mut os_rng(), HashAlg::Sha256, b"label", &ct).unwrap();
     /// assert_eq!(pt.as_slice(), b"secret");
-    /// let wrong_label = key.decrypt_oaep(&mut os_rng(), HashAlg::Sha256, b"other", &ct);
+    /// let wrong_label = key.decrypt_oaep_with_rng(&mut os_rng(), HashAlg::Sha256, b"other", &ct);
     /// assert_eq!(wrong_label, Err(Error::Decryption));
     /// ```
-    pub fn decrypt_oaep<R: CryptoRng + ?Sized>(
+    pub fn decrypt_oaep_with_rng<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
         hash: HashAlg,
@@ -177,7 +178,7 @@ impl RsaPrivateKey {
     /// let (h, m) = (HashAlg::Sha256, HashAlg::Sha1);
     /// let ct = key.public_key().encrypt_oaep_mgf1(&mut os_rng(), h, m, b"", b"secret").unwrap();
     /// assert_eq!(key.decrypt_oaep_mgf1(&mut os_rng(), h, m, b"", &ct).unwrap().as_slice(), b"secret");
-    /// assert_eq!(key.decrypt_oaep(&mut os_rng(), h, b"", &ct), Err(Error::Decryption));
+    /// assert_eq!(key.decrypt_oaep_with_rng(&mut os_rng(), h, b"", &ct), Err(Error::Decryption));
     /// ```
     pub fn decrypt_oaep_mgf1<R: CryptoRng + ?Sized>(
         &self,
@@ -191,7 +192,8 @@ impl RsaPrivateKey {
         padding::eme_oaep_decode_mgf1(hash, mgf1_hash, label, &em, self.size()).map_err(|_| Error::Decryption)
     }
 
-    /// RSAES-PKCS1-v1_5 decryption (RFC 8017 7.2.2) with implicit rejection:
+    /// RSAES-PKCS1-v1_5 decryption (RFC 8017 7.2.2), blinded with `rng`
+    /// ([`RsaPrivateKey::decrypt_pkcs1v15`] uses the OS generator), with implicit rejection:
     /// on invalid padding the result is a synthetic message derived from d
     /// and the ciphertext, indistinguishable in timing from a real one.
     /// Errors only for a ciphertext of the wrong length or not below n.
@@ -200,16 +202,16 @@ impl RsaPrivateKey {
     /// use redc::rsa::{keygen, os_rng};
     /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
     /// let ct = key.public_key().encrypt_pkcs1v15(&mut os_rng(), b"secret").unwrap();
-    /// let pt = key.decrypt_pkcs1v15(&mut os_rng(), &ct).unwrap();
+    /// let pt = key.decrypt_pkcs1v15_with_rng(&mut os_rng(), &ct).unwrap();
     /// assert_eq!(pt.as_slice(), b"secret");
     /// // A ciphertext with bad padding gives a synthetic message, not an error,
     /// // and the same one every time.
     /// let mut bad = ct.clone();
     /// bad[10] ^= 1;
-    /// let synthetic = key.decrypt_pkcs1v15(&mut os_rng(), &bad).unwrap();
-    /// assert_eq!(synthetic, key.decrypt_pkcs1v15(&mut os_rng(), &bad).unwrap());
+    /// let synthetic = key.decrypt_pkcs1v15_with_rng(&mut os_rng(), &bad).unwrap();
+    /// assert_eq!(synthetic, key.decrypt_pkcs1v15_with_rng(&mut os_rng(), &bad).unwrap());
     /// ```
-    pub fn decrypt_pkcs1v15<R: CryptoRng + ?Sized>(
+    pub fn decrypt_pkcs1v15_with_rng<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
         ciphertext: &[u8],
@@ -342,7 +344,7 @@ impl RsaPublicKey {
     /// let key = keygen::generate(1024, 65537, &mut os_rng()).unwrap();
     /// let ct = key.public_key().encrypt_pkcs1v15(&mut os_rng(), b"secret").unwrap();
     /// assert_eq!(ct.len(), 128);
-    /// assert_eq!(key.decrypt_pkcs1v15(&mut os_rng(), &ct).unwrap().as_slice(), b"secret");
+    /// assert_eq!(key.decrypt_pkcs1v15_with_rng(&mut os_rng(), &ct).unwrap().as_slice(), b"secret");
     /// ```
     pub fn encrypt_pkcs1v15<R: CryptoRng + ?Sized>(&self, rng: &mut R, msg: &[u8]) -> Result<Vec<u8>, Error> {
         let em = padding::eme_pkcs1v15_encode(msg, self.size(), rng).map_err(encoding_error)?;

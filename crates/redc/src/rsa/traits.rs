@@ -24,7 +24,13 @@ use pkcs8::{EncodePrivateKey, PrivateKeyInfoRef, SecretDocument};
 use rand_core::CryptoRng;
 use spki::{Document, EncodePublicKey, SubjectPublicKeyInfoRef};
 
-/// A hash function RSA signatures can use, tied to its [`HashAlg`].
+/// A hash function RSA signatures can use, tied to its [`HashAlg`]: the
+/// bridge between the two ways redc names a hash. Typed keys take the hash
+/// as a type (`SigningKey::<Sha256>`, as in the `rsa` and `signature`
+/// crates); the byte-level methods take it as a value chosen at run time
+/// (`HashAlg::Sha256`, e.g. from a command line). `HashAlg::of::<Sha256>()`
+/// turns the first into the second. Implemented for every hash [`HashAlg`]
+/// names: SHA-1, SHA-2 (`redc::sha2`) and SHA-3 (`redc::sha3`).
 ///
 /// ```
 /// use redc::{hash::HashAlg, rsa::RsaHash};
@@ -52,6 +58,27 @@ impl RsaHash for sha2::Sha384 {
 }
 impl RsaHash for sha2::Sha512 {
     const ALG: HashAlg = HashAlg::Sha512;
+}
+impl RsaHash for sha2::Sha224 {
+    const ALG: HashAlg = HashAlg::Sha224;
+}
+impl RsaHash for sha2::Sha512_224 {
+    const ALG: HashAlg = HashAlg::Sha512_224;
+}
+impl RsaHash for sha2::Sha512_256 {
+    const ALG: HashAlg = HashAlg::Sha512_256;
+}
+impl RsaHash for sha3::Sha3_224 {
+    const ALG: HashAlg = HashAlg::Sha3_224;
+}
+impl RsaHash for sha3::Sha3_256 {
+    const ALG: HashAlg = HashAlg::Sha3_256;
+}
+impl RsaHash for sha3::Sha3_384 {
+    const ALG: HashAlg = HashAlg::Sha3_384;
+}
+impl RsaHash for sha3::Sha3_512 {
+    const ALG: HashAlg = HashAlg::Sha3_512;
 }
 
 /// An RSA signature: k big-endian bytes.
@@ -372,12 +399,34 @@ impl<D: RsaHash, S: SignatureScheme> VerifyingKey<D, S> {
     }
 }
 
+impl<D: RsaHash, S: SignatureScheme> SigningKey<D, S> {
+    /// Sign a digest made with `D` (its length is checked); randomness
+    /// (blinding, PSS salt) from `rng`, whose failure is an error.
+    pub(super) fn sign_digest_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        digest: &[u8],
+    ) -> signature::Result<Signature> {
+        let mut rng = Fallible::new(rng);
+        let sig = S::sign(&self.key, &mut rng, D::ALG, digest).map_err(sig_error)?;
+        if rng.failed() {
+            return Err(signature::Error::new());
+        }
+        Ok(Signature(sig.into()))
+    }
+}
+
+impl<D: RsaHash, S: SignatureScheme> VerifyingKey<D, S> {
+    /// Verify a signature over a digest made with `D`.
+    pub(super) fn verify_digest(&self, digest: &[u8], sig: &Signature) -> signature::Result<()> {
+        S::verify(&self.key, D::ALG, digest, sig.as_bytes()).map_err(sig_error)
+    }
+}
+
 impl<D: RsaHash, S: SignatureScheme> signature::Signer<Signature> for SigningKey<D, S> {
     /// Hashes `msg` with `D` and signs; randomness from the OS generator.
     fn try_sign(&self, msg: &[u8]) -> signature::Result<Signature> {
-        let digest = D::ALG.digest(msg);
-        let sig = S::sign(&self.key, &mut crate::rsa::os_rng(), D::ALG, &digest).map_err(sig_error)?;
-        Ok(Signature(sig.into()))
+        self.sign_digest_with_rng(&mut crate::rsa::os_rng(), &D::ALG.digest(msg))
     }
 }
 
@@ -388,19 +437,13 @@ impl<D: RsaHash, S: SignatureScheme> signature::RandomizedSigner<Signature> for 
         rng: &mut R,
         msg: &[u8],
     ) -> signature::Result<Signature> {
-        let digest = D::ALG.digest(msg);
-        let mut rng = Fallible::new(rng);
-        let sig = S::sign(&self.key, &mut rng, D::ALG, &digest).map_err(sig_error)?;
-        if rng.failed() {
-            return Err(signature::Error::new());
-        }
-        Ok(Signature(sig.into()))
+        self.sign_digest_with_rng(rng, &D::ALG.digest(msg))
     }
 }
 
 impl<D: RsaHash, S: SignatureScheme> signature::Verifier<Signature> for VerifyingKey<D, S> {
     fn verify(&self, msg: &[u8], sig: &Signature) -> signature::Result<()> {
-        S::verify(&self.key, D::ALG, &D::ALG.digest(msg), sig.as_bytes()).map_err(sig_error)
+        self.verify_digest(&D::ALG.digest(msg), sig)
     }
 }
 
