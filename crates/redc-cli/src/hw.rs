@@ -452,30 +452,23 @@ fn reproduce_cmd(args: &ReproduceArgs) -> Result<(), String> {
         bar.finish_and_clear();
     }
     if let Some(path) = &args.plot {
-        // One point per row: the model's figure over the paper's, beside the
+        // One point per table row: the paper's figure across, the model's
+        // up (each row in its own unit: cycles, ms, counts), beside the
         // line of exact agreement.
-        let ratios: Vec<(f64, f64)> = rows
+        let points: Vec<(f64, f64)> = rows
             .iter()
-            .enumerate()
-            .filter(|(_, r)| r.ratio().is_finite() && r.ratio() > 0.0)
-            .map(|(i, r)| ((i + 1) as f64, r.ratio()))
+            .filter(|r| r.ratio().is_finite() && r.ratio() > 0.0 && r.paper_value > 0.0)
+            .map(|r| (r.paper_value, r.model_value))
             .collect();
-        let exact = vec![(1.0, 1.0), (rows.len() as f64, 1.0)];
-        crate::plot::line_chart(
+        crate::plot::agreement_chart(
             path,
-            "redc hw reproduce: model / paper per row (1 = the paper's figure)",
-            "row (in the order of `redc hw reproduce`)",
-            "model / paper",
-            &[
-                crate::plot::Series {
-                    label: "model / paper".into(),
-                    points: ratios,
-                },
-                crate::plot::Series {
-                    label: "exact".into(),
-                    points: exact,
-                },
-            ],
+            &format!(
+                "redc hw reproduce: the models against the papers' tables ({} rows)",
+                points.len()
+            ),
+            "the paper's figure (each row in its own unit: cycles, ms, counts)",
+            "the model's figure (same unit)",
+            &points,
         )?;
     }
     if args.json {

@@ -7,6 +7,7 @@
 //! failed verification where a command defines one.
 
 mod bench;
+mod date;
 mod guard;
 mod hw;
 mod io;

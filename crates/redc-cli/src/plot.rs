@@ -1,6 +1,10 @@
-//! Line charts as SVG (`redc speed --plot`, `redc bench mont --plot`),
-//! drawn with `plotters` (SVG backend), logarithmic y axis. The SVG is made
-//! in memory and written only once complete.
+//! Charts as SVG, drawn with `plotters` (SVG backend): line charts on a
+//! logarithmic y axis (`redc speed --plot`, `redc bench mont --plot`) and
+//! an agreement chart on two logarithmic axes (`redc hw reproduce --plot`).
+//! Every chart carries a stamp line: the CPU, the date and the redc build
+//! (version, and the commit `REDC_PLOT_COMMIT` names: `scripts/plots.sh`
+//! sets it), so that an image read alone says where it came from. The SVG
+//! is made in memory and written only once complete.
 
 use plotters::prelude::*;
 
@@ -82,6 +86,102 @@ pub fn line_chart(
             .border_style(BLACK)
             .draw()
             .map_err(e)?;
+        stamp(&root).map_err(e)?;
+        root.present().map_err(e)?;
+    }
+    crate::io::write_output(path, svg.as_bytes(), crate::io::Secrecy::Public)
+}
+
+/// "CPU: MODEL · DATE · redc VERSION (commit C)": where a chart came from.
+pub fn stamp_text() -> String {
+    let commit = std::env::var("REDC_PLOT_COMMIT")
+        .ok()
+        .filter(|c| !c.is_empty())
+        .map(|c| format!(" (commit {c})"))
+        .unwrap_or_default();
+    format!(
+        "CPU: {} \u{b7} {} \u{b7} redc {}{commit}",
+        redc::arch::select::cpu_model(),
+        crate::date::today(),
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The stamp line, small, along the chart's bottom edge.
+fn stamp<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let (_, h) = root.dim_in_pixel();
+    root.draw_text(
+        &stamp_text(),
+        &("sans-serif", 12).into_font().color(&BLACK.mix(0.6)),
+        (8, h as i32 - 14),
+    )
+}
+
+/// An agreement chart: one point per (x, y) pair on two logarithmic axes,
+/// and the line y = x (exact agreement) across their range.
+pub fn agreement_chart(
+    path: &str,
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    points: &[(f64, f64)],
+) -> Result<(), String> {
+    let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+    for &(x, y) in points {
+        if !(x.is_finite() && y.is_finite() && x > 0.0 && y > 0.0) {
+            return Err(format!("cannot plot the point ({x}, {y})"));
+        }
+        (lo, hi) = (lo.min(x).min(y), hi.max(x).max(y));
+    }
+    if lo > hi {
+        return Err("nothing to plot".into());
+    }
+    let range = lo / 2.0..hi * 2.0;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 700)).into_drawing_area();
+        let e = |e: DrawingAreaErrorKind<_>| format!("plot: {e}");
+        root.fill(&WHITE).map_err(e)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(14)
+            .x_label_area_size(44)
+            .y_label_area_size(70)
+            .build_cartesian_2d(range.clone().log_scale(), range.clone().log_scale())
+            .map_err(e)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_label)
+            .y_desc(y_label)
+            .x_label_formatter(&|x| format_si(*x))
+            .y_label_formatter(&|y| format_si(*y))
+            .draw()
+            .map_err(e)?;
+        let line = Palette99::pick(1).to_rgba();
+        chart
+            .draw_series(LineSeries::new(
+                [(range.start, range.start), (range.end, range.end)],
+                line.stroke_width(1),
+            ))
+            .map_err(e)?
+            .label("model = paper")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], line.stroke_width(1)));
+        let dot = Palette99::pick(0).to_rgba();
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 3, dot.filled())))
+            .map_err(e)?
+            .label("one table row")
+            .legend(move |(x, y)| Circle::new((x + 10, y), 3, dot.filled()));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(e)?;
+        stamp(&root).map_err(e)?;
         root.present().map_err(e)?;
     }
     crate::io::write_output(path, svg.as_bytes(), crate::io::Secrecy::Public)

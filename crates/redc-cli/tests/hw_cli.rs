@@ -446,7 +446,8 @@ fn rtl_bad_arguments_exit_2() {
 }
 
 /// `redc hw reproduce --plot FILE.svg`: an SVG with one point per row
-/// (model / paper) beside the line of exact agreement, the table still
+/// (the paper's figure against the model's) beside the line of exact
+/// agreement, the table still
 /// printed; an unwritable path: exit 2 and no table.
 #[test]
 fn reproduce_plot_writes_an_svg() {
@@ -467,7 +468,15 @@ fn reproduce_plot_writes_an_svg() {
     // Papers by their authors: a clone has no seed files to name.
     assert!(!table.contains(".txt") && table.contains("McIvor"), "{table}");
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(text.starts_with("<svg") && text.contains("model / paper") && text.contains("exact"));
+    // The paper's figure against the model's, the agreement line, and the
+    // stamp that says where the image came from.
+    assert!(
+        text.starts_with("<svg")
+            && text.contains("the paper&apos;s figure")
+            && text.contains("model = paper")
+            && text.contains("CPU: "),
+        "{text}"
+    );
     // One marker per row with a finite ratio, plus the two ends of the exact line.
     assert!(
         text.matches("<circle").count() >= rows,

@@ -55,7 +55,7 @@ fn threads_spread_and_plot() {
             "--plot",
             svg.to_str().unwrap(),
         ],
-        &[],
+        &[("REDC_PLOT_COMMIT", "abc1234")],
     );
     let rows = json(&o);
     assert_eq!(
@@ -78,6 +78,13 @@ fn threads_spread_and_plot() {
     assert!(text.starts_with("<svg"), "{}", &text[..40.min(text.len())]);
     assert!(text.contains("redc sign") && text.contains("redc verify"));
     assert!(text.contains("2 threads"));
+    // The stamp: the CPU, today's date (as the Markdown sections give it)
+    // and the commit the caller named.
+    assert!(
+        text.contains("CPU: ") && text.contains("(commit abc1234)"),
+        "{text}"
+    );
+    assert!(text.contains("\u{b7} 20"), "{text}");
 }
 
 /// A stand-in anchor: records its arguments and stdin, reports fixed figures.
