@@ -4,14 +4,10 @@
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use rand::{SeedableRng, rngs::StdRng};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn redc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .output()
-        .expect("run redc")
-}
+mod common;
+use common::redc;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
