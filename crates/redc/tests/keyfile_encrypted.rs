@@ -5,8 +5,15 @@
 //! through OpenSSL. OpenSSL is the oracle: `openssl pkey -traditional`
 //! of the decrypted key must equal our plain PKCS#1 encoding byte for byte.
 
+mod common;
+use common::openssl_in;
+
+/// `openssl ARGS` in the current directory.
+fn openssl(args: &[&str]) -> Vec<u8> {
+    openssl_in(std::path::Path::new("."), args)
+}
+
 use std::path::PathBuf;
-use std::process::Command;
 
 use redc::hash::HashAlg;
 use redc::keyfile::*;
@@ -16,19 +23,6 @@ fn dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn openssl(args: &[&str]) -> Vec<u8> {
-    let out = Command::new("openssl")
-        .args(args)
-        .output()
-        .expect("the openssl binary");
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 /// An OpenSSL-made 1024-bit key's components.

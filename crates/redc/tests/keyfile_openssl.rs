@@ -3,8 +3,10 @@
 //! encodings are byte-identical to what OpenSSL writes for the same key, and
 //! OpenSSL accepts them. Needs `openssl` on PATH (CI installs it).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::openssl_in;
+
+use std::path::PathBuf;
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -35,21 +37,6 @@ impl Drop for TempDir {
     }
 }
 
-/// Run openssl with `args` in `dir`; panic with its stderr on failure.
-fn openssl(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the openssl binary");
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 fn big(b: &[u8]) -> BigUint {
     BigUint::from_bytes_be(b)
 }
@@ -77,8 +64,8 @@ fn read(dir: &TempDir, f: &str) -> Vec<u8> {
 /// One key through every format both ways.
 fn round_trip(dir: &TempDir, key: &str, bits: u64) {
     let d = &dir.0;
-    openssl(d, &["rsa", "-in", key, "-traditional", "-out", "p1.pem"]);
-    openssl(
+    openssl_in(d, &["rsa", "-in", key, "-traditional", "-out", "p1.pem"]);
+    openssl_in(
         d,
         &[
             "rsa",
@@ -91,23 +78,23 @@ fn round_trip(dir: &TempDir, key: &str, bits: u64) {
             "p1.der",
         ],
     );
-    openssl(d, &["pkey", "-in", key, "-out", "p8.pem"]);
+    openssl_in(d, &["pkey", "-in", key, "-out", "p8.pem"]);
     // (`openssl pkey -outform DER` writes PKCS#1 for RSA in OpenSSL 3.0; pkcs8 writes PKCS#8.)
-    openssl(
+    openssl_in(
         d,
         &[
             "pkcs8", "-topk8", "-nocrypt", "-in", key, "-outform", "DER", "-out", "p8.der",
         ],
     );
-    openssl(d, &["pkey", "-in", key, "-pubout", "-out", "spki.pem"]);
-    openssl(
+    openssl_in(d, &["pkey", "-in", key, "-pubout", "-out", "spki.pem"]);
+    openssl_in(
         d,
         &[
             "pkey", "-in", key, "-pubout", "-outform", "DER", "-out", "spki.der",
         ],
     );
-    openssl(d, &["rsa", "-in", key, "-RSAPublicKey_out", "-out", "rsapub.pem"]);
-    openssl(
+    openssl_in(d, &["rsa", "-in", key, "-RSAPublicKey_out", "-out", "rsapub.pem"]);
+    openssl_in(
         d,
         &[
             "rsa",
@@ -124,7 +111,7 @@ fn round_trip(dir: &TempDir, key: &str, bits: u64) {
     let k = decode_private_key(&read(dir, key)).unwrap();
     check_math(&k, bits);
     // The modulus as OpenSSL prints it.
-    let modulus = String::from_utf8(openssl(d, &["rsa", "-in", key, "-modulus", "-noout"])).unwrap();
+    let modulus = String::from_utf8(openssl_in(d, &["rsa", "-in", key, "-modulus", "-noout"])).unwrap();
     let modulus = modulus.trim().strip_prefix("Modulus=").unwrap();
     assert_eq!(BigUint::parse_bytes(modulus.as_bytes(), 16).unwrap(), big(&k.n));
 
@@ -195,16 +182,16 @@ fn round_trip(dir: &TempDir, key: &str, bits: u64) {
         "ours.rsapub.pem",
         &encode_public_key(&pubkey, PublicKeyFormat::Pkcs1, Encoding::Pem).unwrap(),
     );
-    let ok = openssl(d, &["rsa", "-check", "-noout", "-in", "ours.p1.pem"]);
+    let ok = openssl_in(d, &["rsa", "-check", "-noout", "-in", "ours.p1.pem"]);
     assert!(String::from_utf8_lossy(&ok).contains("RSA key ok"));
-    openssl(
+    openssl_in(
         d,
         &["rsa", "-check", "-noout", "-inform", "DER", "-in", "ours.p8.der"],
     );
-    openssl(d, &["pkey", "-noout", "-in", "ours.p1.pem"]);
-    openssl(d, &["pkey", "-noout", "-inform", "DER", "-in", "ours.p8.der"]);
-    openssl(d, &["pkey", "-pubin", "-noout", "-in", "ours.spki.pem"]);
-    openssl(
+    openssl_in(d, &["pkey", "-noout", "-in", "ours.p1.pem"]);
+    openssl_in(d, &["pkey", "-noout", "-inform", "DER", "-in", "ours.p8.der"]);
+    openssl_in(d, &["pkey", "-pubin", "-noout", "-in", "ours.spki.pem"]);
+    openssl_in(
         d,
         &["rsa", "-RSAPublicKey_in", "-noout", "-in", "ours.rsapub.pem"],
     );
@@ -225,7 +212,7 @@ fn genpkey_exact(dir: &TempDir, bits: u64, extra: &[&str]) {
             "key.pem",
         ];
         args.extend_from_slice(extra);
-        openssl(&dir.0, &args);
+        openssl_in(&dir.0, &args);
         let k = decode_public_key(&read(dir, "key.pem")).unwrap();
         if big(&k.n).bits() == bits {
             return;
@@ -237,7 +224,7 @@ fn genpkey_exact(dir: &TempDir, bits: u64, extra: &[&str]) {
 #[test]
 fn genrsa_2048() {
     let dir = TempDir::new("keyfile-2048");
-    openssl(&dir.0, &["genrsa", "-out", "key.pem", "2048"]);
+    openssl_in(&dir.0, &["genrsa", "-out", "key.pem", "2048"]);
     assert!(read(&dir, "key.pem").starts_with(b"-----BEGIN PRIVATE KEY-----\n"));
     round_trip(&dir, "key.pem", 2048);
 }
@@ -247,7 +234,7 @@ fn genrsa_2048() {
 /// generator gives 3000 bits when asked for 3001).
 fn key_from_primes(dir: &TempDir, bits: u64) {
     let prime = |b: u64| {
-        let out = openssl(&dir.0, &["prime", "-generate", "-hex", "-bits", &b.to_string()]);
+        let out = openssl_in(&dir.0, &["prime", "-generate", "-hex", "-bits", &b.to_string()]);
         BigUint::parse_bytes(String::from_utf8(out).unwrap().trim().as_bytes(), 16).unwrap()
     };
     let e = BigUint::from(65537u32);
@@ -290,7 +277,7 @@ fn sizes_3001_and_3072() {
 #[test]
 fn genrsa_4096_traditional() {
     let dir = TempDir::new("keyfile-4096");
-    openssl(&dir.0, &["genrsa", "-traditional", "-out", "key.pem", "4096"]);
+    openssl_in(&dir.0, &["genrsa", "-traditional", "-out", "key.pem", "4096"]);
     assert!(read(&dir, "key.pem").starts_with(b"-----BEGIN RSA PRIVATE KEY-----\n"));
     round_trip(&dir, "key.pem", 4096);
 }
@@ -299,7 +286,7 @@ fn genrsa_4096_traditional() {
 #[test]
 fn exponent_3_and_2049_bits() {
     let dir = TempDir::new("keyfile-e3");
-    openssl(
+    openssl_in(
         &dir.0,
         &[
             "genpkey",

@@ -4,8 +4,10 @@
 //! done here with num-bigint; keys are read with redc's keyfile. Needs the
 //! `openssl` binary.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+use common::openssl_in;
+
+use std::path::PathBuf;
 
 use num_bigint::BigUint;
 use num_integer::Integer;
@@ -48,20 +50,6 @@ impl Drop for TempDir {
     }
 }
 
-fn openssl(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the openssl binary");
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 /// The key under test, with the raw RSA operations as the oracle.
 struct Key {
     c: RsaPrivateComponents,
@@ -92,10 +80,10 @@ impl Key {
 /// asked for 3001).
 fn make_key(dir: &TempDir, bits: usize) -> Key {
     if bits == 2048 {
-        openssl(&dir.0, &["genrsa", "-out", "key.pem", "2048"]);
+        openssl_in(&dir.0, &["genrsa", "-out", "key.pem", "2048"]);
     } else {
         let prime = |b: usize| {
-            let out = openssl(&dir.0, &["prime", "-generate", "-hex", "-bits", &b.to_string()]);
+            let out = openssl_in(&dir.0, &["prime", "-generate", "-hex", "-bits", &b.to_string()]);
             BigUint::parse_bytes(String::from_utf8(out).unwrap().trim().as_bytes(), 16).unwrap()
         };
         let e = BigUint::from(65537u32);
@@ -165,7 +153,7 @@ fn pss(dir: &TempDir, key: &Key, h: HashAlg, rng: &mut StdRng) {
         assert_eq!(em.len(), em_bits.div_ceil(8));
         dir.write("sig", &key.private(&em));
         let sl = salt_len.to_string();
-        let out = openssl(
+        let out = openssl_in(
             d,
             &[
                 "dgst",
@@ -191,7 +179,7 @@ fn pss(dir: &TempDir, key: &Key, h: HashAlg, rng: &mut StdRng) {
 
     // OpenSSL's, verified by us, with salt length hLen ("digest") and max.
     for (opt, salt_len) in [("digest", h_len), ("max", max)] {
-        openssl(
+        openssl_in(
             d,
             &[
                 "dgst",
@@ -247,12 +235,12 @@ fn pkcs1v15_sign(dir: &TempDir, key: &Key, h: HashAlg) {
     let em = emsa_pkcs1v15_encode(h, &digest, key.k).unwrap();
     let ours = key.private(&em);
     dir.write("sig", &ours);
-    let out = openssl(
+    let out = openssl_in(
         d,
         &["dgst", &dgst, "-verify", "pub.pem", "-signature", "sig", "msg"],
     );
     assert!(String::from_utf8_lossy(&out).contains("Verified OK"));
-    openssl(
+    openssl_in(
         d,
         &["dgst", &dgst, "-sign", "key.pem", "-out", "sig.openssl", "msg"],
     );
@@ -296,14 +284,14 @@ fn oaep(dir: &TempDir, key: &Key, h: HashAlg, rng: &mut StdRng) {
         dir.write("ct", &key.public(&em));
         let mut args = vec!["pkeyutl", "-decrypt", "-inkey", "key.pem", "-in", "ct"];
         args.extend(&common);
-        assert_eq!(openssl(d, &args), msg, "{} {h} len {len}", key.bits);
+        assert_eq!(openssl_in(d, &args), msg, "{} {h} len {len}", key.bits);
         // OpenSSL's, decrypted by us.
         dir.write("pt", &msg);
         let mut args = vec![
             "pkeyutl", "-encrypt", "-pubin", "-inkey", "pub.pem", "-in", "pt", "-out", "ct",
         ];
         args.extend(&common);
-        openssl(d, &args);
+        openssl_in(d, &args);
         let em = key.private(&dir.read("ct"));
         assert_eq!(
             eme_oaep_decode(h, label, &em, key.k).unwrap(),
@@ -323,7 +311,7 @@ fn pkcs1v15_encrypt(dir: &TempDir, key: &Key, rng: &mut StdRng) {
         rng.fill_bytes(&mut msg);
         let em = eme_pkcs1v15_encode(&msg, key.k, &mut sysrng()).unwrap();
         dir.write("ct", &key.public(&em));
-        let out = openssl(
+        let out = openssl_in(
             d,
             &[
                 "pkeyutl",
@@ -338,7 +326,7 @@ fn pkcs1v15_encrypt(dir: &TempDir, key: &Key, rng: &mut StdRng) {
         );
         assert_eq!(out, msg, "{} len {len}", key.bits);
         dir.write("pt", &msg);
-        openssl(
+        openssl_in(
             d,
             &[
                 "pkeyutl", "-encrypt", "-pubin", "-inkey", "pub.pem", "-in", "pt", "-out", "ct",

@@ -3,6 +3,8 @@
 //! against the `openssl` binary where a value is asserted. Needs `openssl`
 //! on PATH (CI installs it).
 
+mod common;
+
 use redc::hash::HashAlg;
 use redc::pkcs1::{DecodeRsaPrivateKey, DecodeRsaPublicKey, EncodeRsaPrivateKey, EncodeRsaPublicKey};
 use redc::pkcs8::{DecodePrivateKey, LineEnding};
@@ -12,7 +14,6 @@ use redc::signature::hazmat::{PrehashSigner, PrehashVerifier, RandomizedPrehashS
 use redc::signature::{Keypair, SignatureEncoding, Signer, Verifier};
 use redc::spki::EncodePublicKey;
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 
 /// A scratch directory for one test, removed when dropped.
@@ -35,17 +36,19 @@ impl Dir {
     }
     /// Run openssl in this directory; its stdout, or a panic with its stderr.
     fn openssl(&self, args: &[&str]) -> Vec<u8> {
-        let out = Command::new("openssl")
-            .args(args)
-            .current_dir(&self.0)
-            .output()
-            .expect("the openssl binary");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        common::openssl_in(&self.0, args)
+    }
+    /// `openssl dgst -sha256` with PSS padding and a 32-byte salt, then `rest`.
+    fn pss_dgst(&self, rest: &[&str]) -> Vec<u8> {
+        let pss = [
+            "dgst",
+            "-sha256",
+            "-sigopt",
+            "rsa_padding_mode:pss",
+            "-sigopt",
+            "rsa_pss_saltlen:32",
+        ];
+        self.openssl(&[&pss[..], rest].concat())
     }
 }
 
@@ -225,19 +228,7 @@ fn random_clone_keypair_and_spki_of_verifying_key_against_openssl() {
         pss_verifier.to_public_key_pem(LineEnding::LF).unwrap().as_bytes(),
     );
     d.write("ps", &ps.to_bytes());
-    d.openssl(&[
-        "dgst",
-        "-sha256",
-        "-sigopt",
-        "rsa_padding_mode:pss",
-        "-sigopt",
-        "rsa_pss_saltlen:32",
-        "-verify",
-        "pss_pub.pem",
-        "-signature",
-        "ps",
-        "m",
-    ]);
+    d.pss_dgst(&["-verify", "pss_pub.pem", "-signature", "ps", "m"]);
     // Debug shows the size and the hash, never the private numbers.
     assert_eq!(
         format!("{signer:?}"),
@@ -251,19 +242,7 @@ fn prehash_sign_and_verify_against_openssl() {
     let key = key_in(&d);
     d.write("m", b"prehashed message");
     d.openssl(&["dgst", "-sha256", "-sign", "k.pem", "-out", "s", "m"]);
-    d.openssl(&[
-        "dgst",
-        "-sha256",
-        "-sigopt",
-        "rsa_padding_mode:pss",
-        "-sigopt",
-        "rsa_pss_saltlen:32",
-        "-sign",
-        "k.pem",
-        "-out",
-        "ps",
-        "m",
-    ]);
+    d.pss_dgst(&["-sign", "k.pem", "-out", "ps", "m"]);
     let digest = Sha256::digest(b"prehashed message");
 
     let signer = pkcs1v15::SigningKey::<Sha256>::new(key.clone());
@@ -293,19 +272,7 @@ fn prehash_sign_and_verify_against_openssl() {
     let ours = pss_signer.sign_prehash(&digest).unwrap();
     d.write("ours", &ours.to_bytes());
     d.openssl(&["pkey", "-in", "k.pem", "-pubout", "-out", "pub.pem"]);
-    d.openssl(&[
-        "dgst",
-        "-sha256",
-        "-sigopt",
-        "rsa_padding_mode:pss",
-        "-sigopt",
-        "rsa_pss_saltlen:32",
-        "-verify",
-        "pub.pem",
-        "-signature",
-        "ours",
-        "m",
-    ]);
+    d.pss_dgst(&["-verify", "pub.pem", "-signature", "ours", "m"]);
 }
 
 /// `?` on every error the RSA API returns, by value, into the boxed error

@@ -1,5 +1,7 @@
 //! Shared helpers for the oracle tests: conversions between limbs and
-//! num-bigint's BigUint (the independent oracle) and random numbers.
+//! num-bigint's BigUint (the independent oracle), random numbers, and
+//! running the `openssl` binary (the oracle of the key-file and padding
+//! tests).
 #![allow(dead_code)]
 
 use num_bigint::{BigUint, RandBigInt};
@@ -95,4 +97,19 @@ pub fn skip_unavailable(available: bool, cpu_has: bool, refusal: &str, skipped: 
     }
     let _ = writeln!(std::io::stderr(), "{skipped}");
     true
+}
+
+/// Runs `openssl ARGS` in `dir`; its stdout, or a panic with its stderr.
+pub fn openssl_in(dir: &std::path::Path, args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the openssl binary");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
 }
