@@ -129,10 +129,10 @@ run_redc_tests() {
     local label="$1" bins bin
     shift
     bins="$(redc_tests "$@")"
-    for bin in $bins; do
+    while IFS= read -r bin; do
         echo "test.sh: $label: $(basename "$bin")" >&2
         (cd crates/redc && "$bin" -q)
-    done
+    done <<<"$bins"
 }
 step "redc's tests on the other kernels"
 REDC_FORCE_PORTABLE=1 run_redc_tests "REDC_FORCE_PORTABLE=1" \
