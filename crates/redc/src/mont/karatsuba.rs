@@ -33,9 +33,8 @@
 //! once, about n^2/2); from the threshold up, the three half-size products
 //! recurse. The squaring's threshold is higher because its schoolbook is
 //! about twice as fast. Chosen values: 24 limbs for the product, 40 for the
-//! squaring, measured on an AMD EPYC (family 25 model 1, Zen 3) on
-//! 2026-11-28 (docs/lab/2026-11-28-zen3-karatsuba-threshold.md); any value
-//! of at least 2 gives the same results, only the time changes.
+//! squaring, by measurement (the figures are in `docs/lab/`); any value of
+//! at least 2 gives the same results, only the time changes.
 //!
 //! Constant time: every branch, loop bound and index depends only on the
 //! public limb count n (and the threshold), never on limb values. The signs
