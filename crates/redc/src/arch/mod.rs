@@ -7,7 +7,9 @@
 #[allow(unsafe_code)]
 pub mod x86_64;
 
+pub mod portable28;
 pub mod portable52;
+pub mod radix;
 pub mod select;
 
 /// True when the environment asks for the portable path only

@@ -31,14 +31,14 @@
 
 use zeroize::Zeroize;
 
-use crate::ct::Mask;
+use super::radix;
 
 /// Bits per digit.
 pub const DIGIT_BITS: u32 = 52;
 /// The digit mask 2^52 - 1.
 pub const MASK: u64 = (1 << DIGIT_BITS) - 1;
 /// Exponent window width in bits (32-entry table).
-pub const WINDOW: usize = 5;
+pub use super::radix::WINDOW;
 
 /// Digits used for an odd modulus of `bits` bits: the least multiple of 4
 /// with 4m < R = 2^(52 d) (the vector kernels work on whole registers of
@@ -49,45 +49,17 @@ pub fn digits_for_bits(bits: usize) -> usize {
 
 /// Little-endian u64 limbs to `d` 52-bit digits (bits beyond 52 d dropped).
 pub fn to_digits(x: &[u64], d: usize) -> Vec<u64> {
-    let mut out = vec![0u64; d];
-    for (i, o) in out.iter_mut().enumerate() {
-        let bit = i * DIGIT_BITS as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        let lo = x.get(w).copied().unwrap_or(0) >> s;
-        let hi = if s > 12 {
-            x.get(w + 1).copied().unwrap_or(0) << (64 - s)
-        } else {
-            0
-        };
-        *o = (lo | hi) & MASK;
-    }
-    out
+    radix::to_digits::<DIGIT_BITS>(x, d)
 }
 
 /// 52-bit digits (each below 2^52) to `limbs` u64 limbs (bits beyond dropped).
 pub fn from_digits(x: &[u64], limbs: usize) -> Vec<u64> {
-    let mut out = vec![0u64; limbs];
-    for (i, &dg) in x.iter().enumerate() {
-        let bit = i * DIGIT_BITS as usize;
-        let (w, s) = (bit / 64, bit % 64);
-        if w < limbs {
-            out[w] |= dg << s;
-        }
-        if s > 12 && w + 1 < limbs {
-            out[w + 1] |= dg >> (64 - s);
-        }
-    }
-    out
+    radix::from_digits::<DIGIT_BITS>(x, limbs)
 }
 
 /// `-m^-1 mod 2^52` for odd `m0` (the low digit or limb of m).
 pub fn neg_inv52(m0: u64) -> u64 {
-    // Newton: x = x (2 - m x) doubles the correct low bits; x = m is right mod 8.
-    let mut x = m0;
-    for _ in 0..6 {
-        x = x.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(x)));
-    }
-    x.wrapping_neg() & MASK
+    radix::neg_inv::<DIGIT_BITS>(m0)
 }
 
 /// An odd modulus in radix 2^52, with the constants of the exponentiation.
@@ -246,102 +218,16 @@ impl Modulus52 {
     }
 }
 
-/// x = 2 x mod m for x < m (digits); constant time in x and m.
-fn double_mod(x: &mut [u64], m: &[u64]) {
-    let mut carry = 0;
-    for dg in x.iter_mut() {
-        let v = (*dg << 1) | carry;
-        carry = v >> DIGIT_BITS;
-        *dg = v & MASK;
-    }
-    // 2x >= m exactly when the doubling carried out or x - m does not borrow.
-    let mut t = x.to_vec();
-    let borrow = sub_in_place(&mut t, m);
-    select_into(x, Mask::from_bit(carry | (borrow ^ 1)), &t);
-    t.zeroize();
-}
-
-/// x = t where `take` is true; no branch.
-fn select_into(x: &mut [u64], take: Mask, t: &[u64]) {
-    let w = take.word();
-    for (xi, &ti) in x.iter_mut().zip(t) {
-        *xi = (*xi & !w) | (ti & w);
-    }
-}
-
-/// x -= y mod 2^(52 d); returns the borrow (0 or 1). Constant time.
-fn sub_in_place(x: &mut [u64], y: &[u64]) -> u64 {
-    let mut borrow = 0u64;
-    for (xi, &yi) in x.iter_mut().zip(y) {
-        let v = xi.wrapping_sub(yi).wrapping_sub(borrow);
-        borrow = v >> 63;
-        *xi = v & MASK;
-    }
-    borrow
-}
-
-/// R^2 mod m with R = 2^(52 d): 2^(52 d + s) mod m by doubling, then j
-/// almost-Montgomery squarings, each mapping 2^(52 d + e) to 2^(52 d + 2e),
-/// where 52 d = s 2^j (j = trailing zeros of 52 d). The step counts depend on
-/// the sizes only; every step is constant time in m.
+/// R^2 mod m with R = 2^(52 d) ([`radix::r_squared`]).
 fn r_squared(m: &[u64], k0: u64, bits: usize) -> Vec<u64> {
-    let d = m.len();
-    let total = 52 * d;
-    let j = total.trailing_zeros() as usize;
-    let s = total >> j;
-    // 2^(bits - 1) < m: start there and double up to 2^(52 d + s).
-    let mut x = vec![0u64; d];
-    x[(bits - 1) / 52] = 1 << ((bits - 1) % 52);
-    for _ in (bits - 1)..(total + s) {
-        double_mod(&mut x, m);
-    }
-    let mut t = vec![0u64; d];
-    for _ in 0..j {
-        amm_mul(&mut t, &x, &x, m, k0);
-        x.copy_from_slice(&t);
-    }
-    // x < 2m: one constant-time conditional subtraction.
-    let mut t = x.clone();
-    let borrow = sub_in_place(&mut t, m);
-    select_into(&mut x, Mask::from_bit(borrow ^ 1), &t);
-    t.zeroize();
-    x
+    radix::r_squared::<DIGIT_BITS>(m, k0, bits)
 }
 
 /// Almost-Montgomery product `out = (a b + Y m) / R`, normalised digits.
 /// Preconditions: `a, b < 2m` as digits below 2^52, all of length d, 4m < R.
 /// Postcondition: `out < 2m`. Constant time in a and b.
 pub fn amm_mul(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64) {
-    let d = m.len();
-    assert!(a.len() == d && b.len() == d && out.len() == d);
-    // t holds d + 2 normalised digits; the running value stays below 4m^... < 2^(52 (d+1)).
-    let mut t = vec![0u64; d + 2];
-    for &bi in b {
-        let mut c: u128 = 0;
-        for j in 0..d {
-            let s = t[j] as u128 + a[j] as u128 * bi as u128 + c;
-            t[j] = s as u64 & MASK;
-            c = s >> DIGIT_BITS;
-        }
-        let s = t[d] as u128 + c;
-        t[d] = s as u64 & MASK;
-        t[d + 1] += (s >> DIGIT_BITS) as u64;
-        let y = t[0].wrapping_mul(k0) & MASK;
-        let mut c: u128 = 0;
-        for j in 0..d {
-            let s = t[j] as u128 + m[j] as u128 * y as u128 + c;
-            t[j] = s as u64 & MASK;
-            c = s >> DIGIT_BITS;
-        }
-        let s = t[d] as u128 + c;
-        t[d] = s as u64 & MASK;
-        t[d + 1] += (s >> DIGIT_BITS) as u64;
-        debug_assert_eq!(t[0], 0);
-        t.copy_within(1.., 0);
-        t[d + 1] = 0;
-    }
-    debug_assert_eq!(t[d], 0);
-    out.copy_from_slice(&t[..d]);
+    radix::amm_mul::<DIGIT_BITS>(out, a, b, m, k0);
 }
 
 /// Almost-Montgomery square; the same value as `amm_mul(a, a)`.
@@ -349,112 +235,27 @@ pub fn amm_sqr(out: &mut [u64], a: &[u64], m: &[u64], k0: u64) {
     amm_mul(out, a, a, m, k0);
 }
 
-/// The 5-bit window of `exp` (u64 limbs) starting at bit `pos` (public).
-pub fn window(exp: &[u64], pos: usize) -> usize {
-    window_of(exp, pos, WINDOW)
-}
-
-/// The `width`-bit window (1..=8, public) of `exp` at bit `pos` (public).
-pub fn window_of(exp: &[u64], pos: usize, width: usize) -> usize {
-    let (w, s) = (pos / 64, pos % 64);
-    let lo = exp.get(w).copied().unwrap_or(0) >> s;
-    let hi = if s > 64 - width {
-        exp.get(w + 1).copied().unwrap_or(0) << (64 - s)
-    } else {
-        0
-    };
-    ((lo | hi) & ((1 << width) - 1)) as usize
-}
-
-/// Number of windows for an exponent of `limbs` u64 limbs (public).
-pub fn windows_for_limbs(limbs: usize) -> usize {
-    windows_of(limbs, WINDOW)
-}
-
-/// Number of `width`-bit windows for an exponent of `limbs` u64 limbs (public).
-pub fn windows_of(limbs: usize, width: usize) -> usize {
-    (64 * limbs).div_ceil(width).max(1)
-}
-
-/// Constant-time table read: every entry is read, the one at `idx` kept.
-pub fn gather(out: &mut [u64], table: &[Vec<u64>], idx: usize) {
-    out.fill(0);
-    for (k, entry) in table.iter().enumerate() {
-        let m = Mask::is_zero((k ^ idx) as u64).word();
-        for (o, &e) in out.iter_mut().zip(entry) {
-            *o |= e & m;
-        }
-    }
-}
+pub use super::radix::{gather, window, window_of, windows_for_limbs, windows_of};
 
 /// The almost-reduced Montgomery-domain table `T[k] = base^k R mod m` (< 2m),
 /// built in the order the vector code builds it.
 pub fn table(md: &Modulus52, base_digits: &[u64]) -> Vec<Vec<u64>> {
-    let (d, m, k0) = (md.d, &md.m, md.k0);
-    let mut one = vec![0u64; d];
-    one[0] = 1;
-    let mut t = vec![vec![0u64; d]; 1 << WINDOW];
-    amm_mul(&mut t[0], &md.rr, &one, m, k0);
-    amm_mul(&mut t[1], base_digits, &md.rr, m, k0);
-    for k in 2..(1 << WINDOW) {
-        let mut x = vec![0u64; d];
-        if k % 2 == 0 {
-            amm_sqr(&mut x, &t[k / 2], m, k0);
-        } else {
-            amm_mul(&mut x, &t[k - 1], &t[1], m, k0);
-        }
-        t[k] = x;
-    }
-    t
+    radix::table::<DIGIT_BITS>(&md.m, md.k0, &md.rr, base_digits)
 }
 
 /// `base^exp mod m`, fully reduced, as `md.limbs.len()` u64 limbs: fixed
-/// 5-bit windows from the top, 5 squarings and one table multiplication per
-/// window. `base < m`; exp's length is public, its bits secret.
+/// 5-bit windows from the top ([`radix::pow`]). `base < m`; exp's length is
+/// public, its bits secret.
 pub fn pow(md: &Modulus52, base: &[u64], exp: &[u64]) -> Vec<u64> {
-    let (d, m, k0) = (md.d, &md.m, md.k0);
-    let mut b = to_digits(base, d);
-    let mut t = table(md, &b);
-    let nw = windows_for_limbs(exp.len());
-    let mut x = vec![0u64; d];
-    let mut y = vec![0u64; d];
-    let mut g = vec![0u64; d];
-    gather(&mut x, &t, window(exp, (nw - 1) * WINDOW));
-    for w in (0..nw - 1).rev() {
-        for _ in 0..WINDOW {
-            amm_sqr(&mut y, &x, m, k0);
-            x.copy_from_slice(&y);
-        }
-        gather(&mut g, &t, window(exp, w * WINDOW));
-        amm_mul(&mut y, &x, &g, m, k0);
-        x.copy_from_slice(&y);
-    }
-    let out = from_mont(md, &x);
-    for v in t.iter_mut().chain([&mut x, &mut y, &mut g, &mut b]) {
-        v.zeroize();
-    }
-    out
+    radix::pow::<DIGIT_BITS>(&md.m, md.k0, &md.rr, md.limbs.len(), base, exp)
 }
 
 /// `x R^-1 mod m` fully reduced, as u64 limbs, from an almost-reduced x < 2m.
 pub fn from_mont(md: &Modulus52, x: &[u64]) -> Vec<u64> {
-    let mut one = vec![0u64; md.d];
-    one[0] = 1;
-    let mut y = vec![0u64; md.d];
-    amm_mul(&mut y, x, &one, &md.m, md.k0);
-    final_reduce(md, &mut y);
-    let out = from_digits(&y, md.limbs.len());
-    y.zeroize();
-    out
+    radix::from_mont::<DIGIT_BITS>(&md.m, md.k0, md.limbs.len(), x)
 }
 
 /// y = y - m when y >= m, for y <= m (digits); constant time.
 pub fn final_reduce(md: &Modulus52, y: &mut [u64]) {
-    let mut t = y.to_vec();
-    let borrow = sub_in_place(&mut t, &md.m);
-    let keep = Mask::from_bit(borrow).word();
-    for (yi, &ti) in y.iter_mut().zip(&t) {
-        *yi = (*yi & keep) | (ti & !keep);
-    }
-    t.zeroize();
+    radix::final_reduce::<DIGIT_BITS>(&md.m, y);
 }

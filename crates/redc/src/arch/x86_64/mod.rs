@@ -77,6 +77,7 @@ macro_rules! for_r {
 }
 
 pub mod adx;
+pub mod avx2;
 pub mod cpu;
 pub mod ifma;
 pub mod ifma_mb8;

@@ -1,0 +1,228 @@
+//! The AVX2 almost-Montgomery product in radix 2^28, one modulus per call:
+//! Montgomery's interleaved reduction ("Modular multiplication without trial
+//! division", 1985) in the word-serial form that Koc, Acar and Kaliski call
+//! CIOS ("Analyzing and comparing Montgomery multiplication algorithms",
+//! 1996), laid out for 256-bit `vpmuludq` as Gueron and Krasnov's
+//! "Software implementation of modular exponentiation, using advanced vector
+//! instructions architectures" (2012) lays it out: four digits a register,
+//! the accumulator a window of registers that slides one register every four
+//! steps, and the quotient digits computed on the scalar side.
+//!
+//! # Layout
+//!
+//! An operand (`super::Operand`) holds four copies of its digits, copy c
+//! shifted up by c digits, each 32-byte aligned and zero outside the digits.
+//! Step i = 4g + k adds b_i a into the window by reading the copy k (and
+//! q_{i-1} m from the copy of m shifted by k - 1), so every load is aligned
+//! and no lane is ever moved inside the loop.
+//!
+//! # The quotient chain
+//!
+//! q_i = t_i k0 mod 2^28, where t_i is digit i of the running sum with the
+//! carries of digits below i. The scalar side keeps t_i as
+//! `e_i + b_i a_0 + q_{i-2} m_2 + q_{i-1} m_1 + c_i`: e_i is lane i of the
+//! window read one step early (before b_i and q_{i-2} reached it), c_i =
+//! (t_{i-1} + q_{i-1} m_0) / 2^28 is exact. So no vector operation sits on
+//! the chain from q_{i-1} to q_i (two multiplications, an add, a shift).
+//!
+//! # Bounds
+//!
+//! Digits below 2^28 + 2^9 (the outputs' redundant form): each product is
+//! below 2^56.01, and a lane collects at most 2 s of them (one from a, one
+//! from m per step), so lanes and t_i stay below 2^64 for s <= 114; the
+//! kernel serves s from 4 V - 6 to 4 V - 3 with V <= 15 registers (s <= 57).
+//! The output: value below 2m (almost-Montgomery, `radix`), digits below
+//! 2^28 + 2^9 after two vector carry rounds (the first leaves below 2^36,
+//! the second below 2^9 carried into each digit), zero beyond digit s - 1
+//! (the value is below 2^(28 s) and no digit is negative).
+//!
+//! Operands and quotient digits are secret; s and V are public. Nothing
+//! branches on or indexes memory by a secret.
+
+use core::arch::asm;
+use core::arch::x86_64::*;
+
+use super::{PAD, operand_len};
+
+/// Digit mask as the scalar chain uses it.
+const MASK: u64 = (1 << 28) - 1;
+
+/// Fewest and most accumulator registers an instance serves (s from 30 to
+/// 57 digits: primes of 811 to 1594 bits).
+pub const MIN_VECTORS: usize = 9;
+/// See [`MIN_VECTORS`]. Beyond 15 the window no longer fits the 16 ymm
+/// registers with the two broadcasts.
+pub const MAX_VECTORS: usize = 15;
+
+/// `acc += x * [p + off]` lane by lane (32 x 32 -> 64 bits), inside the
+/// kernels' unsafe block: `p + off` is a 32-byte aligned address inside an
+/// operand. Written as asm so that the compiler neither hoists the loads
+/// into stack copies nor widens the multiplication.
+macro_rules! madd {
+    ($acc:expr, $x:expr, $p:expr, $off:expr) => {
+        asm!(
+            "vpmuludq {t}, {x}, [{p} + {off}]",
+            "vpaddq {a}, {a}, {t}",
+            a = inout(ymm_reg) $acc,
+            t = out(ymm_reg) _,
+            x = in(ymm_reg) $x,
+            p = in(reg) $p,
+            off = const $off,
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    };
+}
+
+/// Lane `k` (constant) of a register.
+#[inline(always)]
+fn lane(x: __m256i, k: usize) -> u64 {
+    // SAFETY: AVX2 is enabled in every caller (the kernels below).
+    unsafe {
+        let lo = _mm256_castsi256_si128(x);
+        let hi = _mm256_extracti128_si256::<1>(x);
+        (match k {
+            0 => _mm_cvtsi128_si64(lo),
+            1 => _mm_extract_epi64::<1>(lo),
+            2 => _mm_cvtsi128_si64(hi),
+            _ => _mm_extract_epi64::<1>(hi),
+        }) as u64
+    }
+}
+
+macro_rules! kernel {
+    ($name:ident, $V:literal, [$($v:tt)*], [$($r:tt)*]) => {
+        /// `out = amm(a, b)` for s digits with this instance's register
+        /// count; see the module documentation.
+        ///
+        /// # Safety
+        /// AVX2 must be available. `out`, `a` and `m` point to operands of
+        /// `operand_len(V)` u64 in the layout of `super::Operand`, `b` to one
+        /// (its copy 0 is read); `out` differs from `a`, `b` and `m`; s is
+        /// in 4 V - 6 ..= 4 V - 3; a, b < 2m with digits below 2^28 + 2^9;
+        /// 4m < 2^(28 s).
+        #[target_feature(enable = "avx2")]
+        #[allow(unused_assignments)] // the last step's chain values
+        pub(super) unsafe fn $name(out: *mut u64, a: *const u64, b: *const u64, m: *const u64, k0: u64, s: usize) {
+            const V: usize = $V;
+            const SH: usize = operand_len(V) / 4;
+            // SAFETY: every address below stays inside its operand: reads of
+            // a copy at PAD + 4 r (+ 4 for m shifted down) for r < V, stores
+            // at PAD + c - RM + 4 r, all within operand_len(V) / 4 words of
+            // the copy's start; the reads and stores are aligned as `madd`
+            // and `_mm256_storeu_si256` need; `out` does not alias the inputs.
+            unsafe {
+                let ap = a.add(PAD);
+                let mp = m.add(PAD);
+                let bp = b.add(PAD);
+                let (m0, m1, m2) = (*mp, *mp.add(1), *mp.add(2));
+                let a0 = *ap;
+                let mut acc = [_mm256_setzero_si256(); V];
+                let (mut e_cur, mut q_prev, mut q_prev2, mut s_prev) = (0u64, 0u64, 0u64, 0u64);
+                macro_rules! step {
+                    ($i:expr, $k:literal) => {{
+                        let bi = *bp.add($i);
+                        let bv = _mm256_set1_epi64x((bi as u32) as i64);
+                        let ak = ap.add($k * SH);
+                        $( madd!(acc[$v], bv, ak, 32 * $v); )*
+                        let e_next = lane(acc[($k + 1) / 4], ($k + 1) % 4);
+                        let carry = s_prev.wrapping_add(q_prev.wrapping_mul(m0)) >> 28;
+                        let t = e_cur
+                            .wrapping_add(bi.wrapping_mul(a0))
+                            .wrapping_add(q_prev2.wrapping_mul(m2))
+                            .wrapping_add(q_prev.wrapping_mul(m1))
+                            .wrapping_add(carry);
+                        let q = t.wrapping_mul(k0) & MASK;
+                        let qv = _mm256_set1_epi64x((q_prev as u32) as i64);
+                        let mk = mp.add((($k + 3) % 4) * SH);
+                        $( madd!(acc[$v], qv, mk, 32 * $v + if $k == 0 { 32 } else { 0 }); )*
+                        e_cur = e_next;
+                        q_prev2 = q_prev;
+                        q_prev = q;
+                        s_prev = t;
+                    }};
+                }
+                macro_rules! finish {
+                    ($rm:literal) => {{
+                        const RM: usize = $rm;
+                        let qv = _mm256_set1_epi64x((q_prev as u32) as i64);
+                        let mk = mp.add(((RM + 3) % 4) * SH);
+                        $( madd!(acc[$v], qv, mk, 32 * $v + if RM == 0 { 32 } else { 0 }); )*
+                        let carry = s_prev.wrapping_add(q_prev.wrapping_mul(m0)) >> 28;
+                        // Lanes below RM of acc[0] hold digits below s (spent):
+                        // clear them; the carry joins lane RM (digit s).
+                        let keep = _mm256_set_epi64x(-1, -((RM < 3) as i64), -((RM < 2) as i64), -((RM < 1) as i64));
+                        let mut cl = [0i64; 4];
+                        cl[RM] = carry as i64;
+                        let cv = _mm256_set_epi64x(cl[3], cl[2], cl[1], cl[0]);
+                        acc[0] = _mm256_add_epi64(_mm256_and_si256(acc[0], keep), cv);
+                        let mask = _mm256_set1_epi64x(MASK as i64);
+                        for _round in 0..2 {
+                            let mut prev = _mm256_setzero_si256();
+                            $(
+                                let hi = _mm256_permute4x64_epi64::<0b10_01_00_11>(_mm256_srli_epi64::<28>(acc[$v]));
+                                let lo = _mm256_and_si256(acc[$v], mask);
+                                let up = _mm256_blend_epi32::<0b0000_0011>(hi, prev);
+                                prev = hi;
+                                acc[$v] = _mm256_add_epi64(lo, up);
+                            )*
+                        }
+                        // Digit j of the result is lane RM + j: copy c puts it at PAD + c + j.
+                        for c in 0..4 {
+                            let base = out.add(c * SH + PAD + c - RM);
+                            $( _mm256_storeu_si256(base.add(4 * $v).cast(), acc[$v]); )*
+                        }
+                    }};
+                }
+                for g in 0..s / 4 {
+                    step!(4 * g, 0);
+                    step!(4 * g + 1, 1);
+                    step!(4 * g + 2, 2);
+                    step!(4 * g + 3, 3);
+                    $( acc[$r] = acc[$r + 1]; )*
+                    acc[V - 1] = _mm256_setzero_si256();
+                }
+                let i = s & !3;
+                match s % 4 {
+                    0 => finish!(0),
+                    1 => {
+                        step!(i, 0);
+                        finish!(1)
+                    }
+                    2 => {
+                        step!(i, 0);
+                        step!(i + 1, 1);
+                        finish!(2)
+                    }
+                    _ => {
+                        step!(i, 0);
+                        step!(i + 1, 1);
+                        step!(i + 2, 2);
+                        finish!(3)
+                    }
+                }
+            }
+        }
+    };
+}
+
+kernel!(amm9, 9, [0 1 2 3 4 5 6 7 8], [0 1 2 3 4 5 6 7]);
+kernel!(amm10, 10, [0 1 2 3 4 5 6 7 8 9], [0 1 2 3 4 5 6 7 8]);
+kernel!(amm11, 11, [0 1 2 3 4 5 6 7 8 9 10], [0 1 2 3 4 5 6 7 8 9]);
+kernel!(amm12, 12, [0 1 2 3 4 5 6 7 8 9 10 11], [0 1 2 3 4 5 6 7 8 9 10]);
+kernel!(amm13, 13, [0 1 2 3 4 5 6 7 8 9 10 11 12], [0 1 2 3 4 5 6 7 8 9 10 11]);
+kernel!(amm14, 14, [0 1 2 3 4 5 6 7 8 9 10 11 12 13], [0 1 2 3 4 5 6 7 8 9 10 11 12]);
+kernel!(amm15, 15, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14], [0 1 2 3 4 5 6 7 8 9 10 11 12 13]);
+
+/// The instance for `v` registers.
+pub(super) fn instance(v: usize) -> unsafe fn(*mut u64, *const u64, *const u64, *const u64, u64, usize) {
+    match v {
+        9 => amm9,
+        10 => amm10,
+        11 => amm11,
+        12 => amm12,
+        13 => amm13,
+        14 => amm14,
+        15 => amm15,
+        _ => panic!("no AVX2 kernel for {v} registers"),
+    }
+}

@@ -1,0 +1,143 @@
+//! The AVX2 radix-2^28 kernels (`arch::x86_64::avx2`) against their portable
+//! twin (`arch::portable28`, itself checked against num-bigint here) and the
+//! AVX2 exponentiation against num-bigint's `modpow`, at every digit count
+//! the kernels serve (30 to 57 digits, moduli of 811 to 1594 bits: every register count 9 to 15 and
+//! every remainder of s mod 4), edge and random operands.
+#![cfg(target_arch = "x86_64")]
+
+mod common;
+
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::One;
+use rand::rngs::StdRng;
+use redc::arch::portable28::{self, Modulus28};
+use redc::arch::x86_64::avx2::Avx2Modulus;
+
+fn skip() -> bool {
+    common::skip_unavailable(
+        redc::arch::x86_64::avx2_available(),
+        std::is_x86_feature_detected!("avx2"),
+        "this CPU has AVX2 but the AVX2 kernels are unavailable: refusing to skip under CI",
+        "SKIPPED: AVX2 kernel tests (CPU lacks AVX2, or REDC_KERNEL/REDC_FORCE_PORTABLE/REDC_CPU_DISABLE excludes it)",
+    )
+}
+
+/// Odd moduli of exactly `bits` bits: random, all ones, 2^(bits-1) + 1.
+fn moduli(rng: &mut StdRng, bits: usize) -> Vec<BigUint> {
+    let one = BigUint::one();
+    vec![
+        rng.gen_biguint(bits as u64) | &one | (&one << (bits - 1)),
+        (&one << bits) - 1u8,
+        (&one << (bits - 1)) + 1u8,
+    ]
+}
+
+/// Bit sizes that reach every digit count s in 30..=57 at both ends of s's
+/// range of sizes (28 s - 29 and 28 s - 2 bits give s digits), within the
+/// kernels' range.
+fn sizes() -> Vec<usize> {
+    let mut v: Vec<usize> = (30..=57).flat_map(|s| [28 * s - 29, 28 * s - 2]).collect();
+    v.extend([1024, 1536]);
+    v.retain(|&b| Avx2Modulus::fits(b));
+    v
+}
+
+#[test]
+fn the_kernels_serve_rsa_2048_and_3072_primes_and_no_more() {
+    assert!(Avx2Modulus::fits(1024) && Avx2Modulus::fits(1536));
+    assert!(Avx2Modulus::fits(811) && Avx2Modulus::fits(1594));
+    assert!(!Avx2Modulus::fits(810) && !Avx2Modulus::fits(1595) && !Avx2Modulus::fits(2048));
+    assert_eq!(portable28::digits_for_bits(1024), 37);
+    assert_eq!(portable28::digits_for_bits(1536), 55);
+    // Every digit count 30..=57 is reached by sizes().
+    let mut s: Vec<usize> = sizes().into_iter().map(portable28::digits_for_bits).collect();
+    s.sort_unstable();
+    s.dedup();
+    assert_eq!(s, (30..=57).collect::<Vec<_>>());
+}
+
+#[test]
+fn portable_twin_matches_bigint() {
+    let mut rng = common::rng(28);
+    for bits in [838, 1024, 1500] {
+        for m in moduli(&mut rng, bits) {
+            let md = Modulus28::new(&common::limbs(&m, bits.div_ceil(64))).unwrap();
+            let s = md.digits();
+            let r = BigUint::one() << (28 * s);
+            let r_inv = r.modinv(&m).unwrap();
+            let two_m = &m << 1;
+            for a in [&two_m - 1u8, rng.gen_biguint_below(&two_m), BigUint::one()] {
+                let b = rng.gen_biguint_below(&two_m);
+                let mut out = vec![0u64; s];
+                let da = portable28::to_digits(&common::limbs(&a, s), s);
+                let db = portable28::to_digits(&common::limbs(&b, s), s);
+                portable28::amm_mul(&mut out, &da, &db, &md);
+                let got = common::big(&portable28::from_digits(&out, (28 * s).div_ceil(64)));
+                assert!(got < two_m, "{bits} bits: amm output not below 2m");
+                assert_eq!(&got % &m, (&a * &b * &r_inv) % &m, "{bits} bits: amm value");
+            }
+        }
+    }
+}
+
+#[test]
+fn kernel_matches_twin_at_every_digit_count() {
+    if skip() {
+        return;
+    }
+    let mut rng = common::rng(29);
+    for bits in sizes() {
+        for m in moduli(&mut rng, bits) {
+            let limbs = common::limbs(&m, bits.div_ceil(64));
+            let key = Avx2Modulus::new(&limbs).expect("size fits");
+            let md = Modulus28::new(&limbs).unwrap();
+            let s = md.digits();
+            assert_eq!(key.digits(), s);
+            let two_m = &m << 1;
+            let mut values = vec![&two_m - 1u8, &m - 1u8, BigUint::one(), BigUint::from(0u8)];
+            values.extend((0..6).map(|_| rng.gen_biguint_below(&two_m)));
+            for (i, a) in values.iter().enumerate() {
+                let b = &values[(i * 7 + 3) % values.len()];
+                let da = portable28::to_digits(&common::limbs(a, s), s);
+                let db = portable28::to_digits(&common::limbs(b, s), s);
+                let mut want = vec![0u64; s];
+                portable28::amm_mul(&mut want, &da, &db, &md);
+                assert_eq!(
+                    key.amm_digits(&da, &db),
+                    want,
+                    "{bits}-bit modulus {m:x}, operands {i}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn exponentiation_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = common::rng(30);
+    for bits in sizes().into_iter().step_by(5).chain([1024, 1536]) {
+        let m = rng.gen_biguint(bits as u64) | BigUint::one() | (BigUint::one() << (bits - 1));
+        let s = bits.div_ceil(64);
+        let key = Avx2Modulus::new(&common::limbs(&m, s)).unwrap();
+        for (base, exp_limbs) in [
+            (&m - 1u8, s),
+            (rng.gen_biguint_below(&m), s),
+            (rng.gen_biguint_below(&m), 1),
+            (BigUint::from(0u8), 3),
+        ] {
+            let e = rng.gen_biguint(64 * exp_limbs as u64);
+            for e in [e, BigUint::from(0u8), BigUint::one()] {
+                let got = key.pow_secret(&common::limbs(&base, s), &common::limbs(&e, exp_limbs));
+                assert_eq!(got.len(), s);
+                assert_eq!(
+                    common::big(&got),
+                    base.modpow(&e, &m),
+                    "{bits} bits, exponent {e:x}"
+                );
+            }
+        }
+    }
+}
