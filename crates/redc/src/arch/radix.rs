@@ -328,6 +328,72 @@ mod tests {
         );
     }
 
+    /// amm and pow in both radices the twins use, against num-bigint.
+    fn amm_and_pow_match_bigint<const B: u32>() {
+        use num_bigint::BigUint;
+        let m_limbs = [
+            0x9e37_79b9_7f4a_7c15,
+            0xf39c_c060_5ced_c835,
+            0x8000_0000_0000_1234,
+        ];
+        let m = BigUint::from_slice(&[
+            0x7f4a_7c15,
+            0x9e37_79b9,
+            0x5ced_c835,
+            0xf39c_c060,
+            0x1234,
+            0x8000_0000,
+        ]);
+        let bits = 192;
+        let d = (bits + 2usize).div_ceil(B as usize);
+        let md = to_digits::<B>(&m_limbs, d);
+        let k0 = neg_inv::<B>(md[0]);
+        let rr = r_squared::<B>(&md, k0, bits);
+        let r = BigUint::from(1u8) << (B as usize * d);
+        assert_eq!(from_big::<B>(&rr, d), (&r * &r) % &m);
+        let r_inv = r.modinv(&m).unwrap();
+        let two_m: BigUint = &m << 1;
+        for (a, b) in [(&two_m - 1u8, &two_m - 2u8), (BigUint::from(3u8), &m - 1u8)] {
+            let mut out = vec![0u64; d];
+            amm_mul::<B>(&mut out, &digits_of::<B>(&a, d), &digits_of::<B>(&b, d), &md, k0);
+            let got = from_big::<B>(&out, d);
+            assert!(got < two_m);
+            assert_eq!(got % &m, (&a * &b * &r_inv) % &m);
+        }
+        let base = &m - 5u8;
+        let e = [0xdead_beef_0123_4567u64, 0x77];
+        let got = pow::<B>(&md, k0, &rr, 3, &base.to_u64_digits(), &e);
+        let e_big = BigUint::from_slice(&[0x0123_4567, 0xdead_beef, 0x77]);
+        assert_eq!(
+            BigUint::from_slice(
+                &got.iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect::<Vec<_>>()
+            ),
+            base.modpow(&e_big, &m)
+        );
+    }
+
+    fn digits_of<const B: u32>(x: &num_bigint::BigUint, d: usize) -> Vec<u64> {
+        to_digits::<B>(&x.to_u64_digits(), d)
+    }
+
+    fn from_big<const B: u32>(x: &[u64], d: usize) -> num_bigint::BigUint {
+        let limbs = from_digits::<B>(x, (B as usize * d).div_ceil(64));
+        num_bigint::BigUint::from_slice(
+            &limbs
+                .iter()
+                .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn amm_and_pow_match_bigint_in_radix_2_28_and_2_52() {
+        amm_and_pow_match_bigint::<28>();
+        amm_and_pow_match_bigint::<52>();
+    }
+
     #[test]
     fn normalize_carries_into_digits() {
         let mut x = [(1 << 28) + 5, (1 << 29) + 1, 0];
