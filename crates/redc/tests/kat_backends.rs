@@ -88,6 +88,7 @@ fn cpu_has(b: Backend) -> bool {
         match b {
             Backend::Portable => true,
             Backend::Adx => std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx"),
+            Backend::Avx2 => std::is_x86_feature_detected!("avx2"),
             Backend::Ifma | Backend::IfmaSingle => {
                 std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
             }
@@ -215,6 +216,25 @@ fn known_answers_through_every_backend() {
             match backend {
                 Backend::Portable => assert_eq!((kp, kq), ("portable", "portable"), "{}", k.name),
                 Backend::Adx => assert_eq!((kp, kq), ("adx", "adx"), "{}", k.name),
+                Backend::Avx2 => {
+                    // The AVX2 exponentiation serves primes of 811 to 1594
+                    // bits (RSA-2048 and -3072); the others stay on the
+                    // scalar kernels.
+                    let bits = |b: &[u8]| 8 * b.len() - b[0].leading_zeros() as usize;
+                    let scalar = if Backend::Adx.unavailable().is_none() {
+                        "adx"
+                    } else {
+                        "portable"
+                    };
+                    let want = |prime: &str| {
+                        if (811..=1594).contains(&bits(k.one(prime))) {
+                            if scalar == "adx" { "avx2+adx" } else { "avx2" }
+                        } else {
+                            scalar
+                        }
+                    };
+                    assert_eq!((kp, kq), (want("p"), want("q")), "{}", k.name)
+                }
                 Backend::Ifma => {
                     assert_eq!((kp, kq), (or_portable("ifma"), or_portable("ifma")), "{}", k.name)
                 }

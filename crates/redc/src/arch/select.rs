@@ -31,8 +31,10 @@ pub enum Request {
     Auto,
     /// Portable kernels only.
     Portable,
-    /// MULX/ADX, no IFMA.
+    /// MULX/ADX, no vector family.
     Adx,
+    /// The AVX2 family for secret exponentiations, MULX/ADX for the rest.
+    Avx2,
     /// The dual IFMA kernel with the given squaring.
     Ifma(SqrChoice),
 }
@@ -49,12 +51,13 @@ pub enum SqrChoice {
 }
 
 /// The names `REDC_KERNEL` accepts.
-pub const KERNEL_NAMES: [&str; 5] = ["portable", "adx", "ifma", "ifma-sqr", "ifma-mul"];
+pub const KERNEL_NAMES: [&str; 6] = ["portable", "adx", "avx2", "ifma", "ifma-sqr", "ifma-mul"];
 
 fn parse(name: &str) -> Option<Request> {
     Some(match name {
         "portable" => Request::Portable,
         "adx" => Request::Adx,
+        "avx2" => Request::Avx2,
         "ifma" => Request::Ifma(SqrChoice::Calibrated),
         "ifma-sqr" => Request::Ifma(SqrChoice::Dedicated),
         "ifma-mul" => Request::Ifma(SqrChoice::AsProduct),
@@ -212,6 +215,9 @@ pub enum KernelFamily {
     Portable,
     /// Scalar MULX/ADX products and squarings.
     Adx,
+    /// AVX2 `vpmuludq`, radix 2^28 (RSA-2048 and -3072 primes; the rest on
+    /// MULX/ADX).
+    Avx2,
     /// AVX-512 IFMA, radix 2^52.
     Ifma,
 }
@@ -222,6 +228,7 @@ impl KernelFamily {
         match self {
             KernelFamily::Portable => "portable",
             KernelFamily::Adx => "adx",
+            KernelFamily::Avx2 => "avx2",
             KernelFamily::Ifma => "ifma",
         }
     }
@@ -233,6 +240,8 @@ impl KernelFamily {
             use super::x86_64 as x86;
             if x86::ifma_available() {
                 KernelFamily::Ifma
+            } else if x86::avx2_family_available() {
+                KernelFamily::Avx2
             } else if x86::adx_available() {
                 KernelFamily::Adx
             } else {

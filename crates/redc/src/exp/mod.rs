@@ -53,6 +53,10 @@ pub struct MontEngine {
     /// IFMA, portable or ADX by request, hold None from the start).
     #[cfg(target_arch = "x86_64")]
     ifma_single: std::sync::OnceLock<Option<std::sync::Arc<crate::arch::x86_64::SingleKey>>>,
+    /// The radix-2^28 form for the AVX2 exponentiation, where the AVX2
+    /// family is chosen (no IFMA) and the modulus fits it.
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<std::sync::Arc<crate::arch::x86_64::avx2::Avx2Modulus>>,
     /// Whether [`pow_secret_dual`] and [`pow_public_dual`] may run the two
     /// halves in one IFMA kernel run (false only for [`Backend::IfmaSingle`]).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -81,6 +85,9 @@ pub enum Backend {
     Portable,
     /// MULX/ADX products and squarings, no IFMA.
     Adx,
+    /// AVX2 exponentiations (radix 2^28, `arch::x86_64::avx2`) where the
+    /// modulus fits them, MULX/ADX (or portable) kernels for the rest.
+    Avx2,
     /// AVX-512 IFMA exponentiations (both CRT halves in one dual run when
     /// their widths match) where the modulus fits them; portable kernels
     /// for everything else.
@@ -91,9 +98,10 @@ pub enum Backend {
 
 impl Backend {
     /// Every backend, in order.
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 5] = [
         Backend::Portable,
         Backend::Adx,
+        Backend::Avx2,
         Backend::Ifma,
         Backend::IfmaSingle,
     ];
@@ -103,6 +111,7 @@ impl Backend {
         match self {
             Backend::Portable => "portable",
             Backend::Adx => "adx",
+            Backend::Avx2 => "avx2",
             Backend::Ifma => "ifma",
             Backend::IfmaSingle => "ifma-single",
         }
@@ -119,6 +128,7 @@ impl Backend {
                 Backend::Adx => {
                     (!x86::adx_available()).then_some("BMI2/ADX, or REDC_FORCE_PORTABLE=1 is set")
                 }
+                Backend::Avx2 => (!x86::avx2_available()).then_some("AVX2, or REDC_FORCE_PORTABLE=1 is set"),
                 Backend::Ifma | Backend::IfmaSingle => (!x86::ifma_available())
                     .then_some("AVX-512F/AVX-512 IFMA, or REDC_FORCE_PORTABLE=1 is set"),
             }
@@ -197,6 +207,8 @@ impl MontEngine {
                 } else {
                     "ifma"
                 };
+            } else if x86::avx2_family_available() {
+                engine.with_avx2();
             }
             Ok(engine)
         }
@@ -254,8 +266,20 @@ impl MontEngine {
             ifma: None,
             #[cfg(target_arch = "x86_64")]
             ifma_single: std::sync::OnceLock::from(None),
+            #[cfg(target_arch = "x86_64")]
+            avx2: None,
             dual: true,
         })
+    }
+
+    /// Add the AVX2 exponentiation where the modulus fits it, naming the
+    /// engine "avx2+adx" (or "avx2" over the portable kernels).
+    #[cfg(target_arch = "x86_64")]
+    fn with_avx2(&mut self) {
+        self.avx2 = crate::arch::x86_64::avx2::Avx2Modulus::new(self.modulus()).map(std::sync::Arc::new);
+        if self.avx2.is_some() {
+            self.kernel = if self.kernel == "adx" { "avx2+adx" } else { "avx2" };
+        }
     }
 
     /// The radix-2^52 IFMA form of the modulus, when the engine has it.
@@ -285,6 +309,18 @@ impl MontEngine {
                     e.redc = x86::adx::redc;
                     return Ok(Some(e));
                 }
+                Backend::Avx2 => {
+                    let mut e = if x86::adx_available() {
+                        let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
+                        e.kernel = "adx";
+                        e.redc = x86::adx::redc;
+                        e
+                    } else {
+                        Self::portable(n)?
+                    };
+                    e.with_avx2();
+                    return Ok(Some(e));
+                }
                 Backend::Ifma | Backend::IfmaSingle => Self::portable(n)?,
             };
             engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
@@ -299,8 +335,9 @@ impl MontEngine {
         Self::portable(n).map(Some)
     }
 
-    /// Which kernels this engine uses: "portable", "adx", "ifma" or
-    /// "ifma+adx" (IFMA for secret exponentiations, ADX for the rest).
+    /// Which kernels this engine uses: "portable", "adx", "avx2", "avx2+adx",
+    /// "ifma" or "ifma+adx" (AVX2 or IFMA for secret exponentiations, ADX for
+    /// the rest).
     /// ```
     /// use redc::exp::MontEngine;
     /// let name = MontEngine::new(&[241]).unwrap().kernel_name();
@@ -483,6 +520,10 @@ impl MontEngine {
         if let Some(m) = &self.ifma {
             return crate::arch::x86_64::pow_secret(m, base, exp);
         }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(m) = &self.avx2 {
+            return m.pow_secret(base, exp);
+        }
         window::pow_secret(self, base, exp)
     }
 
@@ -652,20 +693,27 @@ fn adx_sqr_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, sc
 }
 
 /// The kernels [`MontEngine::new`] picks on this machine for a modulus the
-/// IFMA code supports: "ifma+adx", "ifma", "adx" or "portable".
+/// vector code supports (an RSA-2048 or -3072 prime): "ifma+adx", "ifma",
+/// "avx2+adx", "avx2", "adx" or "portable".
 /// ```
 /// let name = redc::exp::kernel_name();
-/// assert!(["portable", "adx", "ifma", "ifma+adx"].contains(&name));
+/// assert!(["portable", "adx", "avx2", "avx2+adx", "ifma", "ifma+adx"].contains(&name));
 /// ```
 pub fn kernel_name() -> &'static str {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::arch::x86_64 as x86;
-        match (x86::ifma_available(), x86::adx_available()) {
-            (true, true) => "ifma+adx",
-            (true, false) => "ifma",
-            (false, true) => "adx",
-            (false, false) => "portable",
+        match (
+            x86::ifma_available(),
+            x86::avx2_family_available(),
+            x86::adx_available(),
+        ) {
+            (true, _, true) => "ifma+adx",
+            (true, _, false) => "ifma",
+            (false, true, true) => "avx2+adx",
+            (false, true, false) => "avx2",
+            (false, false, true) => "adx",
+            (false, false, false) => "portable",
         }
     }
     #[cfg(not(target_arch = "x86_64"))]

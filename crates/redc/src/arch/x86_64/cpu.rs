@@ -127,6 +127,19 @@ pub fn avx2_available() -> bool {
     *AVAILABLE.get_or_init(|| select::request() != Request::Portable && Avx2::get().is_some())
 }
 
+/// True when the AVX2 family runs the secret exponentiations of the
+/// moduli it serves (`avx2::Avx2Modulus::fits`): the CPU has AVX2, the mask
+/// does not hide it, the request is automatic or `avx2`, and the IFMA
+/// family is not chosen. Cached.
+pub fn avx2_family_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        matches!(select::request(), Request::Auto | Request::Avx2)
+            && Avx2::get().is_some()
+            && !ifma_available()
+    })
+}
+
 /// The ADX token for the safe entries to the MULX/ADX asm
 /// ([`super::adx`] and its kernel forms); panics where the CPU lacks BMI2
 /// or ADX (or the mask hides them): a programming error, since callers

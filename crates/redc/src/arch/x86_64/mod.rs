@@ -93,7 +93,9 @@ use crate::arch::select::{self, Request, SqrChoice};
 use ifma::MAX_NR;
 
 pub(crate) use cpu::require_bmi2_adx;
-pub use cpu::{adx_available, avx2_available, brand_string, ifma_available, xmm_chain};
+pub use cpu::{
+    adx_available, avx2_available, avx2_family_available, brand_string, ifma_available, xmm_chain,
+};
 
 /// An odd modulus prepared for IFMA radix-2^52 exponentiation: its
 /// digits, k0 = -n^-1 mod 2^52 and R^2 mod n with R = 2^(52 d), where
