@@ -137,8 +137,8 @@ run_redc_tests() {
 step "redc's tests on the other kernels"
 REDC_FORCE_PORTABLE=1 run_redc_tests "REDC_FORCE_PORTABLE=1" \
     exp_oracle rsa_core mont_oracle rustcrypto_traits lib
-for kernel in adx ifma-sqr ifma-mul; do
-    REDC_KERNEL=$kernel run_redc_tests "REDC_KERNEL=$kernel" rsa_core exp_oracle arch_ifma lib
+for kernel in adx avx2 ifma-sqr ifma-mul; do
+    REDC_KERNEL=$kernel run_redc_tests "REDC_KERNEL=$kernel" rsa_core exp_oracle arch_ifma arch_avx2 lib
 done
 # Fuzzing: every cargo-fuzz target of fuzz/ for a short bounded time (nightly
 # and cargo-fuzz are installed when absent); a crash fails the run and leaves

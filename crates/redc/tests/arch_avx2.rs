@@ -1,4 +1,5 @@
-//! The AVX2 radix-2^28 kernels (`arch::x86_64::avx2`) against their portable
+//! The AVX2 radix-2^28 kernels (`arch::x86_64::avx2`: product and dedicated
+//! squaring) against their portable
 //! twin (`arch::portable28`, itself checked against num-bigint here) and the
 //! AVX2 exponentiation against num-bigint's `modpow`, at every digit count
 //! the kernels serve (30 to 57 digits, moduli of 811 to 1594 bits: every register count 9 to 15 and

@@ -42,7 +42,7 @@
 use core::arch::asm;
 use core::arch::x86_64::*;
 
-use super::{PAD, operand_len};
+use super::{PAD, lane, operand_len};
 
 /// Digit mask as the scalar chain uses it.
 const MASK: u64 = (1 << 28) - 1;
@@ -53,41 +53,6 @@ pub const MIN_VECTORS: usize = 9;
 /// See [`MIN_VECTORS`]. Beyond 15 the window no longer fits the 16 ymm
 /// registers with the two broadcasts.
 pub const MAX_VECTORS: usize = 15;
-
-/// `acc += x * [p + off]` lane by lane (32 x 32 -> 64 bits), inside the
-/// kernels' unsafe block: `p + off` is a 32-byte aligned address inside an
-/// operand. Written as asm so that the compiler neither hoists the loads
-/// into stack copies nor widens the multiplication.
-macro_rules! madd {
-    ($acc:expr, $x:expr, $p:expr, $off:expr) => {
-        asm!(
-            "vpmuludq {t}, {x}, [{p} + {off}]",
-            "vpaddq {a}, {a}, {t}",
-            a = inout(ymm_reg) $acc,
-            t = out(ymm_reg) _,
-            x = in(ymm_reg) $x,
-            p = in(reg) $p,
-            off = const $off,
-            options(pure, readonly, nostack, preserves_flags),
-        )
-    };
-}
-
-/// Lane `k` (constant) of a register.
-#[inline(always)]
-fn lane(x: __m256i, k: usize) -> u64 {
-    // SAFETY: AVX2 is enabled in every caller (the kernels below).
-    unsafe {
-        let lo = _mm256_castsi256_si128(x);
-        let hi = _mm256_extracti128_si256::<1>(x);
-        (match k {
-            0 => _mm_cvtsi128_si64(lo),
-            1 => _mm_extract_epi64::<1>(lo),
-            2 => _mm_cvtsi128_si64(hi),
-            _ => _mm_extract_epi64::<1>(hi),
-        }) as u64
-    }
-}
 
 macro_rules! kernel {
     ($name:ident, $V:literal, [$($v:tt)*], [$($r:tt)*]) => {
@@ -141,38 +106,6 @@ macro_rules! kernel {
                         s_prev = t;
                     }};
                 }
-                macro_rules! finish {
-                    ($rm:literal) => {{
-                        const RM: usize = $rm;
-                        let qv = _mm256_set1_epi64x((q_prev as u32) as i64);
-                        let mk = mp.add(((RM + 3) % 4) * SH);
-                        $( madd!(acc[$v], qv, mk, 32 * $v + if RM == 0 { 32 } else { 0 }); )*
-                        let carry = s_prev.wrapping_add(q_prev.wrapping_mul(m0)) >> 28;
-                        // Lanes below RM of acc[0] hold digits below s (spent):
-                        // clear them; the carry joins lane RM (digit s).
-                        let keep = _mm256_set_epi64x(-1, -((RM < 3) as i64), -((RM < 2) as i64), -((RM < 1) as i64));
-                        let mut cl = [0i64; 4];
-                        cl[RM] = carry as i64;
-                        let cv = _mm256_set_epi64x(cl[3], cl[2], cl[1], cl[0]);
-                        acc[0] = _mm256_add_epi64(_mm256_and_si256(acc[0], keep), cv);
-                        let mask = _mm256_set1_epi64x(MASK as i64);
-                        for _round in 0..2 {
-                            let mut prev = _mm256_setzero_si256();
-                            $(
-                                let hi = _mm256_permute4x64_epi64::<0b10_01_00_11>(_mm256_srli_epi64::<28>(acc[$v]));
-                                let lo = _mm256_and_si256(acc[$v], mask);
-                                let up = _mm256_blend_epi32::<0b0000_0011>(hi, prev);
-                                prev = hi;
-                                acc[$v] = _mm256_add_epi64(lo, up);
-                            )*
-                        }
-                        // Digit j of the result is lane RM + j: copy c puts it at PAD + c + j.
-                        for c in 0..4 {
-                            let base = out.add(c * SH + PAD + c - RM);
-                            $( _mm256_storeu_si256(base.add(4 * $v).cast(), acc[$v]); )*
-                        }
-                    }};
-                }
                 for g in 0..s / 4 {
                     step!(4 * g, 0);
                     step!(4 * g + 1, 1);
@@ -183,21 +116,21 @@ macro_rules! kernel {
                 }
                 let i = s & !3;
                 match s % 4 {
-                    0 => finish!(0),
+                    0 => finish!(0, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out),
                     1 => {
                         step!(i, 0);
-                        finish!(1)
+                        finish!(1, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
                     }
                     2 => {
                         step!(i, 0);
                         step!(i + 1, 1);
-                        finish!(2)
+                        finish!(2, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
                     }
                     _ => {
                         step!(i, 0);
                         step!(i + 1, 1);
                         step!(i + 2, 2);
-                        finish!(3)
+                        finish!(3, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
                     }
                 }
             }

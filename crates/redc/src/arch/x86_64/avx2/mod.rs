@@ -13,7 +13,81 @@
 //! bits, the modulus's value (a CRT prime); public: sizes and the exponent's
 //! length.
 
+/// `acc += x * [p + off]` lane by lane (32 x 32 -> 64 bits), inside the
+/// kernels' unsafe block: `p + off` is a 32-byte aligned address inside an
+/// operand. Written as asm so that the compiler neither hoists the loads
+/// into stack copies nor widens the multiplication.
+macro_rules! madd {
+    ($acc:expr, $x:expr, $p:expr, $off:expr) => {
+        asm!(
+            "vpmuludq {t}, {x}, [{p} + {off}]",
+            "vpaddq {a}, {a}, {t}",
+            a = inout(ymm_reg) $acc,
+            t = out(ymm_reg) _,
+            x = in(ymm_reg) $x,
+            p = in(reg) $p,
+            off = const $off,
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    };
+}
+
+/// Lane `k` (constant) of a register.
+#[inline(always)]
+fn lane(x: core::arch::x86_64::__m256i, k: usize) -> u64 {
+    use core::arch::x86_64::*;
+    // SAFETY: AVX2 is enabled in every caller (the kernels below).
+    unsafe {
+        let lo = _mm256_castsi256_si128(x);
+        let hi = _mm256_extracti128_si256::<1>(x);
+        (match k {
+            0 => _mm_cvtsi128_si64(lo),
+            1 => _mm_extract_epi64::<1>(lo),
+            2 => _mm_cvtsi128_si64(hi),
+            _ => _mm_extract_epi64::<1>(hi),
+        }) as u64
+    }
+}
+
+/// The end of a product, inside a kernel's unsafe block, after its last
+/// step i = s - 1 (RM = s mod 4, a literal): the last quotient's modulus
+/// update (from the copy of m shifted by RM - 1), the last carry into digit
+/// s (lane RM of the first register, whose lower lanes are spent and
+/// cleared), two vector carry rounds (digits below 2^28 + 2^9 after them),
+/// and the result's digits stored into every copy of `out`.
+macro_rules! finish {
+    ($rm:literal, $acc:ident, [$($v:tt)*], $mp:ident, $sh:ident, $q:ident, $t:ident, $m0:ident, $out:ident) => {{
+        const RM: usize = $rm;
+        let qv = _mm256_set1_epi64x(($q as u32) as i64);
+        let mk = $mp.add(((RM + 3) % 4) * $sh);
+        $( madd!($acc[$v], qv, mk, 32 * $v + if RM == 0 { 32 } else { 0 }); )*
+        let carry = $t.wrapping_add($q.wrapping_mul($m0)) >> 28;
+        let keep = _mm256_set_epi64x(-1, -((RM < 3) as i64), -((RM < 2) as i64), -((RM < 1) as i64));
+        let mut cl = [0i64; 4];
+        cl[RM] = carry as i64;
+        let cv = _mm256_set_epi64x(cl[3], cl[2], cl[1], cl[0]);
+        $acc[0] = _mm256_add_epi64(_mm256_and_si256($acc[0], keep), cv);
+        let mask = _mm256_set1_epi64x(((1u64 << 28) - 1) as i64);
+        for _round in 0..2 {
+            let mut prev = _mm256_setzero_si256();
+            $(
+                let hi = _mm256_permute4x64_epi64::<0b10_01_00_11>(_mm256_srli_epi64::<28>($acc[$v]));
+                let lo = _mm256_and_si256($acc[$v], mask);
+                let up = _mm256_blend_epi32::<0b0000_0011>(hi, prev);
+                prev = hi;
+                $acc[$v] = _mm256_add_epi64(lo, up);
+            )*
+        }
+        // Digit j of the result is lane RM + j: copy c puts it at PAD + c + j.
+        for c in 0..4 {
+            let base = $out.add(c * $sh + PAD + c - RM);
+            $( _mm256_storeu_si256(base.add(4 * $v).cast(), $acc[$v]); )*
+        }
+    }};
+}
+
 mod amm;
+mod sqr;
 
 pub use amm::{MAX_VECTORS, MIN_VECTORS};
 
@@ -185,6 +259,42 @@ impl Avx2Modulus {
         digits
     }
 
+    /// One kernel square for differential tests: [`Avx2Modulus::amm_digits`]
+    /// of (a, a) through the dedicated squaring.
+    pub fn sqr_digits(&self, a: &[u64]) -> Vec<u64> {
+        let s = self.digits();
+        assert!(a.len() == s);
+        let (mut x, mut out) = (Operand::zero(self.v), Operand::zero(self.v));
+        x.set(a);
+        let mut diag = Zeroizing::new(vec![0u64; 8 * self.v]);
+        self.sqr(&mut out, &x, &mut diag);
+        let mut digits = out.digits()[..s].to_vec();
+        assert!(out.digits()[s..].iter().all(|&d| d == 0));
+        assert_eq!(radix::normalize::<{ portable28::DIGIT_BITS }>(&mut digits), 0);
+        digits
+    }
+
+    /// `out = amm(a, a)` by the dedicated squaring; `diag` is its scratch
+    /// (8 v words, left holding secret squares: the caller wipes it).
+    fn sqr(&self, out: &mut Operand, a: &Operand, diag: &mut [u64]) {
+        let _: Avx2 = self.token;
+        let n = operand_len(self.v);
+        assert!(out.v == self.v && a.v == self.v && diag.len() == 8 * self.v);
+        assert!(out.quads.len() * 4 == n && a.quads.len() * 4 == n);
+        let kernel = sqr::instance(self.v);
+        // SAFETY: as in `amm`; `diag` has the 8 v words the squaring writes.
+        unsafe {
+            kernel(
+                out.words_mut().as_mut_ptr(),
+                a.words().as_ptr(),
+                self.m.words().as_ptr(),
+                self.md.k0,
+                self.digits(),
+                diag.as_mut_ptr(),
+            )
+        };
+    }
+
     /// `out = amm(a, b)`, the kernel behind the token.
     fn amm(&self, out: &mut Operand, a: &Operand, b: &Operand) {
         let _: Avx2 = self.token;
@@ -225,6 +335,7 @@ impl Avx2Modulus {
         let mut x = Operand::zero(v);
         let mut y = Operand::zero(v);
         let mut t1 = Operand::zero(v);
+        let mut diag = Zeroizing::new(vec![0u64; 8 * v]);
         self.amm(&mut y, &self.rr, &self.one);
         table[..slots].copy_from_slice(y.digits());
         self.amm(&mut t1, &b, &self.rr);
@@ -232,7 +343,7 @@ impl Avx2Modulus {
         for k in 2..(1 << WINDOW) {
             if k % 2 == 0 {
                 x.set(&table[(k / 2) * slots..(k / 2 + 1) * slots]);
-                self.amm(&mut y, &x, &x);
+                self.sqr(&mut y, &x, &mut diag);
             } else {
                 x.set(&table[(k - 1) * slots..k * slots]);
                 self.amm(&mut y, &x, &t1);
@@ -246,7 +357,7 @@ impl Avx2Modulus {
         self.gather(&mut x, &table, window(exp, (nw - 1) * WINDOW), &mut entry);
         for w in (0..nw - 1).rev() {
             for _ in 0..WINDOW {
-                self.amm(&mut y, &x, &x);
+                self.sqr(&mut y, &x, &mut diag);
                 core::mem::swap(&mut x, &mut y);
             }
             self.gather(&mut g, &table, window(exp, w * WINDOW), &mut entry);
