@@ -1,7 +1,9 @@
 //! The provider's C face: `OSSL_provider_init`, the dispatch tables, and the
-//! conversion between OpenSSL's `OSSL_PARAM` arrays and [`Param`]/[`Value`].
-//! This is the crate's only module with `unsafe`; each block says why it is
-//! sound. The rules it relies on are OpenSSL's provider ABI
+//! conversion between OpenSSL's `OSSL_PARAM` arrays and
+//! [`Param`](crate::params::Param)/[`Value`](crate::params::Value), one
+//! file per OpenSSL operation. With [`crate::libcrypto`] (the calls the
+//! other way), this is the crate's only code with `unsafe`; each block says
+//! why it is sound. The rules it relies on are OpenSSL's provider ABI
 //! (`openssl/core.h`, `core_dispatch.h`; provider(7), provider-keymgmt(7),
 //! provider-signature(7), provider-asym_cipher(7)): every pointer OpenSSL
 //! passes is valid for the documented length or NULL, a context or key
@@ -177,14 +179,9 @@ unsafe fn slice<'a>(p: *const u8, len: usize) -> &'a [u8] {
 
 // The operations, after the `entry!` macro they use.
 mod asym_cipher;
-mod async_job;
 mod keymgmt;
 mod ossl_param;
 mod provider;
-mod rand;
 mod signature;
 
-pub use async_job::{in_async_job, pause_async_job};
 pub use provider::OSSL_provider_init;
-pub(crate) use provider::raise_reason;
-pub use rand::openssl_priv_random;

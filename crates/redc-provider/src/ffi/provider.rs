@@ -8,6 +8,7 @@ use super::signature::SIGNATURE;
 use super::{
     Algorithm, Dispatch, END, Fp, INTEGER, OsslParam, PARAM_END, Table, UTF8_PTR, boxed, desc, free, guard,
 };
+use crate::libcrypto::errors;
 use crate::params::Value;
 use core::ffi::{CStr, c_char, c_int, c_void};
 use std::ptr::null;
@@ -100,88 +101,15 @@ static PROVIDER: [Dispatch; 5] = [
     END,
 ];
 
-/// `OSSL_FUNC_core_new_error`.
-type CoreNewError = unsafe extern "C" fn(*const c_void);
-/// `OSSL_FUNC_core_set_error_debug`.
-type CoreSetErrorDebug = unsafe extern "C" fn(*const c_void, *const c_char, c_int, *const c_char);
-/// `OSSL_FUNC_core_vset_error`, its `va_list` as the pointer the x86-64
-/// and AArch64 Linux ABIs pass one as (x86-64: `va_list` is an array that
-/// decays to a pointer; AArch64: a 32-byte structure, passed by reference).
-type CoreVsetError = unsafe extern "C" fn(*const c_void, u32, *const c_char, *mut c_void);
-
 /// `PROV_R_INVALID_CONFIG_DATA`: "invalid config data", the reason shown
 /// before the message of a refused setting.
 const INVALID_CONFIG_DATA: u32 = 211;
-
-/// This file's name, for the error queue's debug fields.
-const SOURCE_FILE: &CStr = match CStr::from_bytes_with_nul(concat!(file!(), "\0").as_bytes()) {
-    Ok(f) => f,
-    Err(_) => c"ffi.rs",
-};
-
-/// The core's error functions and the handle to pass them.
-#[derive(Clone, Copy)]
-struct CoreErrors {
-    new_error: CoreNewError,
-    set_debug: CoreSetErrorDebug,
-    vset_error: CoreVsetError,
-    /// The `OSSL_CORE_HANDLE` of the first load, as an address: passed
-    /// back only, and with a reason that names its library
-    /// (`ERR_LIB_PROV`) the core does not read it (`core_vset_error`).
-    handle: usize,
-}
-
-/// The core's error functions, kept from the first `OSSL_provider_init`.
-static CORE_ERRORS: std::sync::OnceLock<Option<CoreErrors>> = std::sync::OnceLock::new();
-
-/// `ERR_PACK(ERR_LIB_PROV, 0, reason)`.
-const fn prov_reason(reason: u32) -> u32 {
-    (57 << 23) | reason
-}
-
-/// Put `reason` (a `PROV_R_*` code) and `message`, if any, in OpenSSL's
-/// error queue, when the core gave its error functions.
-pub(crate) fn raise_reason(reason: u32, message: Option<&str>) {
-    let Some(Some(core)) = CORE_ERRORS.get() else {
-        return;
-    };
-    if !cfg!(all(
-        target_os = "linux",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    )) {
-        return;
-    }
-    // The message is the format itself, with every '%' doubled so that it
-    // holds no conversion: the formatter then never reads the argument
-    // list, and an empty one (zeroed, of a va_list's size) is passed.
-    let format = match message.map(|m| std::ffi::CString::new(m.replace('%', "%%"))) {
-        Some(Ok(f)) => Some(f),
-        Some(Err(_)) => return,
-        None => None,
-    };
-    let mut no_args = [0u64; 4];
-    let handle = core.handle as *const c_void;
-    // SAFETY: the functions are the core's (see `core_errors`), called with
-    // the handle it gave, NUL-terminated strings that outlive the calls,
-    // and an argument list that a NULL or conversion-free format never
-    // reads.
-    unsafe {
-        (core.new_error)(handle);
-        (core.set_debug)(handle, SOURCE_FILE.as_ptr(), line!() as c_int, null());
-        (core.vset_error)(
-            handle,
-            prov_reason(reason),
-            format.as_ref().map_or(null(), |f| f.as_ptr()),
-            no_args.as_mut_ptr().cast(),
-        );
-    }
-}
 
 /// Find the core's error functions in its dispatch table.
 ///
 /// # Safety
 /// `handle` and `input` are what the core passed to `OSSL_provider_init`.
-unsafe fn core_errors(handle: *const c_void, input: *const Dispatch) -> Option<CoreErrors> {
+unsafe fn core_errors(handle: *const c_void, input: *const Dispatch) -> Option<errors::CoreErrors> {
     let (mut new_error, mut set_debug, mut vset_error) = (None, None, None);
     let mut p = input;
     while !p.is_null() {
@@ -192,17 +120,21 @@ unsafe fn core_errors(handle: *const c_void, input: *const Dispatch) -> Option<C
             // SAFETY: ids 5, 6 and 7 are core_new_error, core_set_error_debug
             // and core_vset_error, with the signatures of the types above
             // (core_dispatch.h).
-            (5, Some(f)) => new_error = Some(unsafe { core::mem::transmute::<Fp, CoreNewError>(f) }),
+            (5, Some(f)) => new_error = Some(unsafe { core::mem::transmute::<Fp, errors::CoreNewError>(f) }),
             // SAFETY: as above.
-            (6, Some(f)) => set_debug = Some(unsafe { core::mem::transmute::<Fp, CoreSetErrorDebug>(f) }),
+            (6, Some(f)) => {
+                set_debug = Some(unsafe { core::mem::transmute::<Fp, errors::CoreSetErrorDebug>(f) })
+            }
             // SAFETY: as above.
-            (7, Some(f)) => vset_error = Some(unsafe { core::mem::transmute::<Fp, CoreVsetError>(f) }),
+            (7, Some(f)) => {
+                vset_error = Some(unsafe { core::mem::transmute::<Fp, errors::CoreVsetError>(f) })
+            }
             _ => {}
         }
         // SAFETY: not the terminator, so the next entry exists.
         p = unsafe { p.add(1) };
     }
-    Some(CoreErrors {
+    Some(errors::CoreErrors {
         new_error: new_error?,
         set_debug: set_debug?,
         vset_error: vset_error?,
@@ -233,11 +165,11 @@ pub unsafe extern "C" fn OSSL_provider_init(
             return 0;
         }
         // SAFETY: handle and input are the core's, as passed to us.
-        CORE_ERRORS.get_or_init(|| unsafe { core_errors(handle, input) });
+        errors::keep(|| unsafe { core_errors(handle, input) });
         let errors = crate::setting_errors();
         if !errors.is_empty() {
             for e in &errors {
-                raise_reason(INVALID_CONFIG_DATA, Some(e));
+                errors::raise_reason(INVALID_CONFIG_DATA, Some(e));
             }
             return 0;
         }

@@ -1,4 +1,8 @@
-//! OpenSSL's private DRBG, for `crate::rng`.
+//! OpenSSL's private DRBG (`RAND_priv_bytes_ex`), for [`crate::rng`]:
+//! random bytes from user space (OpenSSL seeds, reseeds and separates it
+//! across fork), where each `getrandom` system call cost about 1 us of a
+//! handshake. Looked up at run time like the ASYNC functions
+//! ([`super::async_job`]), for the same reasons.
 
 #[cfg(target_os = "linux")]
 use super::async_job::dlsym;
@@ -8,12 +12,6 @@ use core::ffi::c_int;
 use core::ffi::c_void;
 #[cfg(target_os = "linux")]
 use std::ptr::null_mut;
-
-// ---------------------------------------------------------------------------
-// OpenSSL's private DRBG (`RAND_priv_bytes_ex`), for `crate::rng`: random
-// bytes from user space (OpenSSL seeds, reseeds and separates it across
-// fork), where each `getrandom` system call cost about 1 us of a handshake.
-// Looked up at run time like the ASYNC functions, for the same reasons.
 
 /// `int RAND_priv_bytes_ex(OSSL_LIB_CTX *, unsigned char *, size_t, unsigned int strength)`.
 #[cfg(target_os = "linux")]

@@ -1,14 +1,11 @@
-//! OpenSSL's async jobs, for `crate::queue`.
+//! OpenSSL's async jobs (`ASYNC_get_current_job`, `ASYNC_pause_job`), for
+//! [`crate::queue`]. The symbols are looked up at run time in the process
+//! (the libcrypto that loaded this provider), so that the crate links
+//! without libcrypto (its unit tests) and runs without async support where
+//! the lookup fails. Linux only (the wait fd is an eventfd).
 
 use core::ffi::{CStr, c_char, c_int, c_void};
 use std::ptr::null_mut;
-
-// ---------------------------------------------------------------------------
-// OpenSSL's async jobs (`ASYNC_get_current_job`, `ASYNC_pause_job`), for
-// `crate::queue`. The symbols are looked up at run time in the process
-// (the libcrypto that loaded this provider), so that the crate links
-// without libcrypto (its unit tests) and runs without async support where
-// the lookup fails. Linux only (the wait fd is an eventfd).
 
 /// `ASYNC_JOB *ASYNC_get_current_job(void)`.
 type GetCurrentJob = unsafe extern "C" fn() -> *mut c_void;
