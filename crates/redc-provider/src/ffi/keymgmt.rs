@@ -1,9 +1,10 @@
 //! `OSSL_OP_KEYMGMT`: RSA and RSA-PSS key objects.
 
+use super::dispatch::Dispatch;
 use super::ossl_param::{read_params, write_params};
 use super::{
-    Callback, Dispatch, END, INTEGER, OsslParam, PARAM_END, Table, UNMODIFIED, UNSIGNED_INTEGER, UTF8_STRING,
-    boxed, desc, free, guard, key_obj, obj, ok,
+    Callback, INTEGER, OsslParam, PARAM_END, Table, UNMODIFIED, UNSIGNED_INTEGER, UTF8_STRING, boxed, desc,
+    free, key_obj, obj, ok,
 };
 use crate::keys::{self, GenCtx, KeyObj};
 use crate::params::Value;
@@ -11,8 +12,6 @@ use crate::pss::KeyType;
 use core::ffi::{CStr, c_char, c_int, c_void};
 use std::ptr::{null, null_mut};
 use zeroize::Zeroizing;
-
-// ---------------------------------------------------------------- keymgmt
 
 /// A parameter list of `parts` in order, ended by `PARAM_END`. `N` is their
 /// total length plus one: a wrong `N` fails the build (the assertion runs
@@ -105,48 +104,44 @@ const _: () = {
     shared::<KeyObj>()
 };
 
-unsafe extern "C" fn km_new(_prov: *mut c_void) -> *mut c_void {
-    guard(null_mut(), || boxed(KeyObj::new(KeyType::Rsa)))
-}
+shims! {
+    fn km_new(_prov: *mut c_void) -> *mut c_void {
+        boxed(KeyObj::new(KeyType::Rsa))
+    }
 
-unsafe extern "C" fn km_new_pss(_prov: *mut c_void) -> *mut c_void {
-    guard(null_mut(), || boxed(KeyObj::new(KeyType::Pss(None))))
-}
+    fn km_new_pss(_prov: *mut c_void) -> *mut c_void {
+        boxed(KeyObj::new(KeyType::Pss(None)))
+    }
 
-unsafe extern "C" fn km_free(kd: *mut c_void) {
-    // SAFETY: kd is a key object this module made, freed once by OpenSSL.
-    guard((), || unsafe { free::<KeyObj>(kd) })
-}
+    fn km_free(kd: *mut c_void) {
+        // SAFETY: kd is a key object this module made, freed once by OpenSSL.
+        unsafe { free::<KeyObj>(kd) }
+    }
 
-unsafe extern "C" fn km_has(kd: *const c_void, selection: c_int) -> c_int {
-    guard(0, || {
+    fn km_has(kd: *const c_void, selection: c_int) -> c_int {
         // SAFETY: kd is NULL or a live key object (read only here).
         match unsafe { key_obj(kd) } {
             Some(k) => ok(keys::has(k, selection)),
             None => 0,
         }
-    })
-}
+    }
 
-unsafe extern "C" fn km_match(a: *const c_void, b: *const c_void, selection: c_int) -> c_int {
-    guard(0, || {
+    fn km_match(a: *const c_void, b: *const c_void, selection: c_int) -> c_int {
         // SAFETY: a and b are NULL or live key objects (read only here).
         let (a, b) = unsafe { (key_obj(a), key_obj(b)) };
         match (a, b) {
             (Some(a), Some(b)) => ok(keys::matches(a, b, selection)),
             _ => 0,
         }
-    })
-}
+    }
 
-unsafe extern "C" fn km_validate(kd: *const c_void, selection: c_int, _check: c_int) -> c_int {
-    // Keys are checked completely when they are imported or generated.
-    // SAFETY: forwarded under the same contract.
-    unsafe { km_has(kd, selection) }
-}
+    fn km_validate(kd: *const c_void, selection: c_int, _check: c_int) -> c_int {
+        // Keys are checked completely when they are imported or generated.
+        // SAFETY: forwarded under the same contract.
+        unsafe { km_has(kd, selection) }
+    }
 
-unsafe extern "C" fn km_import(kd: *mut c_void, selection: c_int, params: *const OsslParam) -> c_int {
-    guard(0, || {
+    fn km_import(kd: *mut c_void, selection: c_int, params: *const OsslParam) -> c_int {
         // SAFETY: kd is a live key object being built by this one caller;
         // params is the caller's array.
         let (k, params) = unsafe { (obj::<KeyObj>(kd), read_params(params)) };
@@ -154,19 +149,17 @@ unsafe extern "C" fn km_import(kd: *mut c_void, selection: c_int, params: *const
             Some(k) => ok(keys::import(k, selection, &params)),
             None => 0,
         }
-    })
-}
+    }
 
-unsafe extern "C" fn km_types(_selection: c_int) -> *const OsslParam {
-    KEY_NUMBERS.0.as_ptr()
-}
+    fn km_types(_selection: c_int) -> *const OsslParam {
+        KEY_NUMBERS.0.as_ptr()
+    }
 
-unsafe extern "C" fn km_types_pss(_selection: c_int) -> *const OsslParam {
-    KEY_NUMBERS_PSS.0.as_ptr()
-}
+    fn km_types_pss(_selection: c_int) -> *const OsslParam {
+        KEY_NUMBERS_PSS.0.as_ptr()
+    }
 
-unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, arg: *mut c_void) -> c_int {
-    guard(0, || {
+    fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, arg: *mut c_void) -> c_int {
         // SAFETY: kd is a live key object (read only here).
         let Some(obj) = (unsafe { key_obj(kd) }) else {
             return 0;
@@ -242,11 +235,9 @@ unsafe extern "C" fn km_export(kd: *mut c_void, selection: c_int, cb: Callback, 
         // after the call; the callback only reads them (OSSL_CALLBACK
         // contract).
         unsafe { cb(params.as_ptr(), arg) }
-    })
-}
+    }
 
-unsafe extern "C" fn km_get_params(kd: *mut c_void, params: *mut OsslParam) -> c_int {
-    guard(0, || {
+    fn km_get_params(kd: *mut c_void, params: *mut OsslParam) -> c_int {
         // SAFETY: kd is a live key object (read only here).
         let Some(obj) = (unsafe { key_obj(kd) }) else {
             return 0;
@@ -256,143 +247,131 @@ unsafe extern "C" fn km_get_params(kd: *mut c_void, params: *mut OsslParam) -> c
         }
         // SAFETY: params is the caller's writable array.
         ok(unsafe { write_params(params, |name| keys::get_param(obj, name)) })
-    })
-}
+    }
 
-unsafe extern "C" fn km_gettable_params(_prov: *mut c_void) -> *const OsslParam {
-    KEY_GETTABLE.0.as_ptr()
-}
+    fn km_gettable_params(_prov: *mut c_void) -> *const OsslParam {
+        KEY_GETTABLE.0.as_ptr()
+    }
 
-unsafe extern "C" fn km_gettable_params_pss(_prov: *mut c_void) -> *const OsslParam {
-    KEY_GETTABLE_PSS.0.as_ptr()
-}
+    fn km_gettable_params_pss(_prov: *mut c_void) -> *const OsslParam {
+        KEY_GETTABLE_PSS.0.as_ptr()
+    }
 
-unsafe extern "C" fn km_dup(kd: *const c_void, selection: c_int) -> *mut c_void {
-    guard(null_mut(), || {
+    fn km_dup(kd: *const c_void, selection: c_int) -> *mut c_void {
         // SAFETY: kd is a live key object (read only here).
         match unsafe { key_obj(kd) } {
             Some(k) => boxed(keys::dup(k, selection)),
             None => null_mut(),
         }
-    })
-}
+    }
 
-unsafe extern "C" fn km_query_operation_name(_op: c_int) -> *const c_char {
-    c"RSA".as_ptr()
+    fn km_query_operation_name(_op: c_int) -> *const c_char {
+        c"RSA".as_ptr()
+    }
 }
 
 /// # Safety
 /// `params` is NULL or the caller's array.
 unsafe fn gen_init(selection: c_int, params: *const OsslParam, kind: KeyType) -> *mut c_void {
-    guard(null_mut(), || {
-        let mut g = GenCtx::new(selection, kind);
-        // SAFETY: params is the caller's array.
-        if !g.set_params(&unsafe { read_params(params) }) {
-            return null_mut();
-        }
-        boxed(g)
-    })
+    let mut g = GenCtx::new(selection, kind);
+    // SAFETY: params is the caller's array.
+    if !g.set_params(&unsafe { read_params(params) }) {
+        return null_mut();
+    }
+    boxed(g)
 }
 
-unsafe extern "C" fn km_gen_init(
-    _prov: *mut c_void,
-    selection: c_int,
-    params: *const OsslParam,
-) -> *mut c_void {
-    // SAFETY: forwarded unchanged.
-    unsafe { gen_init(selection, params, KeyType::Rsa) }
-}
+shims! {
+    fn km_gen_init(
+        _prov: *mut c_void,
+        selection: c_int,
+        params: *const OsslParam,
+    ) -> *mut c_void {
+        // SAFETY: forwarded unchanged.
+        unsafe { gen_init(selection, params, KeyType::Rsa) }
+    }
 
-unsafe extern "C" fn km_gen_init_pss(
-    _prov: *mut c_void,
-    selection: c_int,
-    params: *const OsslParam,
-) -> *mut c_void {
-    // SAFETY: forwarded unchanged.
-    unsafe { gen_init(selection, params, KeyType::Pss(None)) }
-}
+    fn km_gen_init_pss(
+        _prov: *mut c_void,
+        selection: c_int,
+        params: *const OsslParam,
+    ) -> *mut c_void {
+        // SAFETY: forwarded unchanged.
+        unsafe { gen_init(selection, params, KeyType::Pss(None)) }
+    }
 
-unsafe extern "C" fn km_gen_set_params(g: *mut c_void, params: *const OsslParam) -> c_int {
-    guard(0, || {
+    fn km_gen_set_params(g: *mut c_void, params: *const OsslParam) -> c_int {
         // SAFETY: g is a live generation context; params the caller's array.
         match unsafe { (obj::<GenCtx>(g), read_params(params)) } {
             (Some(g), p) => ok(g.set_params(&p)),
             _ => 0,
         }
-    })
-}
+    }
 
-unsafe extern "C" fn km_gen_settable_params(_g: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
-    GEN_SETTABLE.0.as_ptr()
-}
+    fn km_gen_settable_params(_g: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+        GEN_SETTABLE.0.as_ptr()
+    }
 
-unsafe extern "C" fn km_gen_settable_params_pss(_g: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
-    GEN_SETTABLE_PSS.0.as_ptr()
-}
+    fn km_gen_settable_params_pss(_g: *mut c_void, _prov: *mut c_void) -> *const OsslParam {
+        GEN_SETTABLE_PSS.0.as_ptr()
+    }
 
-unsafe extern "C" fn km_gen(g: *mut c_void, _cb: Callback, _arg: *mut c_void) -> *mut c_void {
-    guard(null_mut(), || {
+    fn km_gen(g: *mut c_void, _cb: Callback, _arg: *mut c_void) -> *mut c_void {
         // SAFETY: g is a live generation context.
         match unsafe { obj::<GenCtx>(g) }.and_then(|g| g.generate()) {
             Some(k) => boxed(k),
             None => null_mut(),
         }
-    })
+    }
+
+    fn km_gen_cleanup(g: *mut c_void) {
+        // SAFETY: g is a generation context this module made, freed once.
+        unsafe { free::<GenCtx>(g) }
+    }
 }
 
-unsafe extern "C" fn km_gen_cleanup(g: *mut c_void) {
-    // SAFETY: g is a generation context this module made, freed once.
-    guard((), || unsafe { free::<GenCtx>(g) })
-}
-
-pub(super) static KEYMGMT: [Dispatch; 21] = [
-    entry!(1, km_new),
-    entry!(2, km_gen_init),
-    entry!(4, km_gen_set_params),
-    entry!(5, km_gen_settable_params),
-    entry!(6, km_gen),
-    entry!(7, km_gen_cleanup),
-    entry!(10, km_free),
-    entry!(11, km_get_params),
-    entry!(12, km_gettable_params),
-    entry!(20, km_query_operation_name),
-    entry!(21, km_has),
-    entry!(22, km_validate),
-    entry!(23, km_match),
-    entry!(40, km_import),
-    entry!(41, km_types),
-    entry!(42, km_export),
-    entry!(43, km_types),
-    entry!(44, km_dup),
-    END,
-    END,
-    END,
+pub(super) static KEYMGMT: &[Dispatch] = dispatch![
+    OSSL_FUNC_KEYMGMT_NEW => km_new,
+    OSSL_FUNC_KEYMGMT_GEN_INIT => km_gen_init,
+    OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS => km_gen_set_params,
+    OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS => km_gen_settable_params,
+    OSSL_FUNC_KEYMGMT_GEN => km_gen,
+    OSSL_FUNC_KEYMGMT_GEN_CLEANUP => km_gen_cleanup,
+    OSSL_FUNC_KEYMGMT_FREE => km_free,
+    OSSL_FUNC_KEYMGMT_GET_PARAMS => km_get_params,
+    OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS => km_gettable_params,
+    OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME => km_query_operation_name,
+    OSSL_FUNC_KEYMGMT_HAS => km_has,
+    OSSL_FUNC_KEYMGMT_VALIDATE => km_validate,
+    OSSL_FUNC_KEYMGMT_MATCH => km_match,
+    OSSL_FUNC_KEYMGMT_IMPORT => km_import,
+    OSSL_FUNC_KEYMGMT_IMPORT_TYPES => km_types,
+    OSSL_FUNC_KEYMGMT_EXPORT => km_export,
+    OSSL_FUNC_KEYMGMT_EXPORT_TYPES => km_types,
+    OSSL_FUNC_KEYMGMT_DUP => km_dup,
 ];
 
 /// "RSA-PSS": the same entry points but for the key type and the lists of
 /// parameters, which add the restriction.
-pub(super) static KEYMGMT_PSS: [Dispatch; 21] = [
-    entry!(1, km_new_pss),
-    entry!(2, km_gen_init_pss),
-    entry!(4, km_gen_set_params),
-    entry!(5, km_gen_settable_params_pss),
-    entry!(6, km_gen),
-    entry!(7, km_gen_cleanup),
-    entry!(10, km_free),
-    entry!(11, km_get_params),
-    entry!(12, km_gettable_params_pss),
-    entry!(20, km_query_operation_name),
-    entry!(21, km_has),
-    entry!(22, km_validate),
-    entry!(23, km_match),
-    entry!(40, km_import),
-    entry!(41, km_types_pss),
-    entry!(42, km_export),
-    entry!(43, km_types_pss),
-    entry!(44, km_dup),
-    END,
-    END,
-    END,
+pub(super) static KEYMGMT_PSS: &[Dispatch] = dispatch![
+    OSSL_FUNC_KEYMGMT_NEW => km_new_pss,
+    OSSL_FUNC_KEYMGMT_GEN_INIT => km_gen_init_pss,
+    OSSL_FUNC_KEYMGMT_GEN_SET_PARAMS => km_gen_set_params,
+    OSSL_FUNC_KEYMGMT_GEN_SETTABLE_PARAMS => km_gen_settable_params_pss,
+    OSSL_FUNC_KEYMGMT_GEN => km_gen,
+    OSSL_FUNC_KEYMGMT_GEN_CLEANUP => km_gen_cleanup,
+    OSSL_FUNC_KEYMGMT_FREE => km_free,
+    OSSL_FUNC_KEYMGMT_GET_PARAMS => km_get_params,
+    OSSL_FUNC_KEYMGMT_GETTABLE_PARAMS => km_gettable_params_pss,
+    OSSL_FUNC_KEYMGMT_QUERY_OPERATION_NAME => km_query_operation_name,
+    OSSL_FUNC_KEYMGMT_HAS => km_has,
+    OSSL_FUNC_KEYMGMT_VALIDATE => km_validate,
+    OSSL_FUNC_KEYMGMT_MATCH => km_match,
+    OSSL_FUNC_KEYMGMT_IMPORT => km_import,
+    OSSL_FUNC_KEYMGMT_IMPORT_TYPES => km_types_pss,
+    OSSL_FUNC_KEYMGMT_EXPORT => km_export,
+    OSSL_FUNC_KEYMGMT_EXPORT_TYPES => km_types_pss,
+    OSSL_FUNC_KEYMGMT_DUP => km_dup,
 ];
 
 /// The key of a provider key pointer, shared, and its type.

@@ -11,23 +11,16 @@
 //! not used by two threads at once (keys may be, read-only).
 //!
 //! Every entry point runs its body under `catch_unwind`: a panic becomes
-//! the function's failure value and never crosses into C.
+//! the function's failure value and never crosses into C. The entry points
+//! are written once through `shims!`, and the tables are built from typed
+//! slots ([`dispatch`]): an id paired with a function of another C type
+//! does not compile.
 
 use crate::keys::KeyObj;
 use core::ffi::{CStr, c_char, c_int, c_void};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr::{null, null_mut};
 
 // ---------------------------------------------------------------- C types
-
-type Fp = unsafe extern "C" fn();
-
-/// `OSSL_DISPATCH`.
-#[repr(C)]
-pub struct Dispatch {
-    id: c_int,
-    f: Option<Fp>,
-}
 
 /// `OSSL_PARAM`.
 #[repr(C)]
@@ -67,21 +60,6 @@ struct Table<T>(T);
 // literals and other tables); nothing writes through them.
 unsafe impl<T> Sync for Table<T> {}
 
-macro_rules! entry {
-    ($id:expr, $f:expr) => {
-        $crate::ffi::Dispatch {
-            id: $id,
-            // SAFETY: OpenSSL calls the function only through the C
-            // signature that `$id` names in core_dispatch.h, which is the
-            // signature `$f` is declared with; the cast merely erases it,
-            // as OSSL_DISPATCH's `void (*)(void)` does in C.
-            f: Some(unsafe { core::mem::transmute::<*const (), $crate::ffi::Fp>($f as *const ()) }),
-        }
-    };
-}
-
-const END: Dispatch = Dispatch { id: 0, f: None };
-
 const fn desc(key: &'static CStr, data_type: u32) -> OsslParam {
     OsslParam {
         key: key.as_ptr(),
@@ -99,11 +77,6 @@ const PARAM_END: OsslParam = OsslParam {
     data_size: 0,
     return_size: 0,
 };
-
-/// Run `f`, turning a panic into `fail`.
-fn guard<T>(fail: T, f: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or(fail)
-}
 
 fn ok(b: bool) -> c_int {
     c_int::from(b)
@@ -177,11 +150,15 @@ unsafe fn slice<'a>(p: *const u8, len: usize) -> &'a [u8] {
     unsafe { std::slice::from_raw_parts(p, len) }
 }
 
-// The operations, after the `entry!` macro they use.
+// The typed slots and the `dispatch!`/`shims!` macros first, for the
+// operations after them.
+#[macro_use]
+pub mod dispatch;
 mod asym_cipher;
 mod keymgmt;
 mod ossl_param;
 mod provider;
 mod signature;
 
+pub use dispatch::Dispatch;
 pub use provider::OSSL_provider_init;

@@ -2,18 +2,18 @@
 //! algorithm tables, and OpenSSL's error queue.
 
 use super::asym_cipher::CIPHER;
+use super::dispatch::{
+    Dispatch, OSSL_FUNC_CORE_NEW_ERROR, OSSL_FUNC_CORE_SET_ERROR_DEBUG, OSSL_FUNC_CORE_VSET_ERROR,
+    OSSL_OP_ASYM_CIPHER, OSSL_OP_KEYMGMT, OSSL_OP_SIGNATURE, guard,
+};
 use super::keymgmt::{KEYMGMT, KEYMGMT_PSS};
 use super::ossl_param::write_value;
 use super::signature::SIGNATURE;
-use super::{
-    Algorithm, Dispatch, END, Fp, INTEGER, OsslParam, PARAM_END, Table, UTF8_PTR, boxed, desc, free, guard,
-};
+use super::{Algorithm, INTEGER, OsslParam, PARAM_END, Table, UTF8_PTR, boxed, desc, free};
 use crate::libcrypto::errors;
 use crate::params::Value;
 use core::ffi::{CStr, c_char, c_int, c_void};
 use std::ptr::null;
-
-// ---------------------------------------------------------------- provider
 
 struct ProvCtx;
 
@@ -30,12 +30,13 @@ const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_V
     Err(_) => c"0",
 };
 
-unsafe extern "C" fn prov_gettable_params(_prov: *mut c_void) -> *const OsslParam {
-    PROV_GETTABLE.0.as_ptr()
-}
+shims! {
+    fn prov_gettable_params(_prov: *mut c_void) -> *const OsslParam {
+        PROV_GETTABLE.0.as_ptr()
+    }
 
-unsafe extern "C" fn prov_get_params(_prov: *mut c_void, mut p: *mut OsslParam) -> c_int {
-    guard(0, || {
+    fn prov_get_params(_prov: *mut c_void, params: *mut OsslParam) -> c_int {
+        let mut p = params;
         if p.is_null() {
             return 1;
         }
@@ -70,35 +71,32 @@ unsafe extern "C" fn prov_get_params(_prov: *mut c_void, mut p: *mut OsslParam) 
             // SAFETY: not the terminator.
             p = unsafe { p.add(1) };
         }
-    })
-}
+    }
 
-unsafe extern "C" fn prov_teardown(prov: *mut c_void) {
-    // SAFETY: prov is the context OSSL_provider_init made.
-    guard((), || unsafe { free::<ProvCtx>(prov) })
-}
+    fn prov_teardown(prov: *mut c_void) {
+        // SAFETY: prov is the context OSSL_provider_init made.
+        unsafe { free::<ProvCtx>(prov) }
+    }
 
-unsafe extern "C" fn prov_query(_prov: *mut c_void, op: c_int, no_cache: *mut c_int) -> *const Algorithm {
-    guard(null(), || {
+    fn prov_query(_prov: *mut c_void, op: c_int, no_cache: *mut c_int) -> *const Algorithm {
         if !no_cache.is_null() {
             // SAFETY: no_cache is the core's writable int.
             unsafe { *no_cache = 0 };
         }
         match op {
-            10 => KEYMGMT_ALGS.0.as_ptr(),
-            12 => SIGNATURE_ALGS.0.as_ptr(),
-            13 => CIPHER_ALGS.0.as_ptr(),
+            OSSL_OP_KEYMGMT => KEYMGMT_ALGS.0.as_ptr(),
+            OSSL_OP_SIGNATURE => SIGNATURE_ALGS.0.as_ptr(),
+            OSSL_OP_ASYM_CIPHER => CIPHER_ALGS.0.as_ptr(),
             _ => null(),
         }
-    })
+    }
 }
 
-static PROVIDER: [Dispatch; 5] = [
-    entry!(1024, prov_teardown),
-    entry!(1025, prov_gettable_params),
-    entry!(1026, prov_get_params),
-    entry!(1027, prov_query),
-    END,
+static PROVIDER: &[Dispatch] = dispatch![
+    OSSL_FUNC_PROVIDER_TEARDOWN => prov_teardown,
+    OSSL_FUNC_PROVIDER_GETTABLE_PARAMS => prov_gettable_params,
+    OSSL_FUNC_PROVIDER_GET_PARAMS => prov_get_params,
+    OSSL_FUNC_PROVIDER_QUERY_OPERATION => prov_query,
 ];
 
 /// `PROV_R_INVALID_CONFIG_DATA`: "invalid config data", the reason shown
@@ -110,34 +108,19 @@ const INVALID_CONFIG_DATA: u32 = 211;
 /// # Safety
 /// `handle` and `input` are what the core passed to `OSSL_provider_init`.
 unsafe fn core_errors(handle: *const c_void, input: *const Dispatch) -> Option<errors::CoreErrors> {
-    let (mut new_error, mut set_debug, mut vset_error) = (None, None, None);
-    let mut p = input;
-    while !p.is_null() {
-        // SAFETY: the core's table ends with an entry of id 0; we stop there.
-        let entry = unsafe { &*p };
-        match (entry.id, entry.f) {
-            (0, _) => break,
-            // SAFETY: ids 5, 6 and 7 are core_new_error, core_set_error_debug
-            // and core_vset_error, with the signatures of the types above
-            // (core_dispatch.h).
-            (5, Some(f)) => new_error = Some(unsafe { core::mem::transmute::<Fp, errors::CoreNewError>(f) }),
-            // SAFETY: as above.
-            (6, Some(f)) => {
-                set_debug = Some(unsafe { core::mem::transmute::<Fp, errors::CoreSetErrorDebug>(f) })
-            }
-            // SAFETY: as above.
-            (7, Some(f)) => {
-                vset_error = Some(unsafe { core::mem::transmute::<Fp, errors::CoreVsetError>(f) })
-            }
-            _ => {}
-        }
-        // SAFETY: not the terminator, so the next entry exists.
-        p = unsafe { p.add(1) };
-    }
+    // SAFETY: the core's table ends with id 0, and its functions at these
+    // ids have the slots' types (core_dispatch.h).
+    let (new_error, set_debug, vset_error) = unsafe {
+        (
+            OSSL_FUNC_CORE_NEW_ERROR.find(input)?,
+            OSSL_FUNC_CORE_SET_ERROR_DEBUG.find(input)?,
+            OSSL_FUNC_CORE_VSET_ERROR.find(input)?,
+        )
+    };
     Some(errors::CoreErrors {
-        new_error: new_error?,
-        set_debug: set_debug?,
-        vset_error: vset_error?,
+        new_error,
+        set_debug,
+        vset_error,
         handle: handle as usize,
     })
 }
@@ -160,15 +143,15 @@ pub unsafe extern "C" fn OSSL_provider_init(
     out: *mut *const Dispatch,
     provctx: *mut *mut c_void,
 ) -> c_int {
-    guard(0, || {
+    guard(|| {
         if out.is_null() || provctx.is_null() {
             return 0;
         }
         // SAFETY: handle and input are the core's, as passed to us.
         errors::keep(|| unsafe { core_errors(handle, input) });
-        let errors = crate::setting_errors();
-        if !errors.is_empty() {
-            for e in &errors {
+        let refused = crate::setting_errors();
+        if !refused.is_empty() {
+            for e in &refused {
                 errors::raise_reason(INVALID_CONFIG_DATA, Some(e));
             }
             return 0;
@@ -181,6 +164,15 @@ pub unsafe extern "C" fn OSSL_provider_init(
         1
     })
 }
+
+/// `OSSL_provider_init_fn` (`openssl/core.h`): the entry point has the
+/// type OpenSSL looks it up as.
+const _: unsafe extern "C" fn(
+    *const c_void,
+    *const Dispatch,
+    *mut *const Dispatch,
+    *mut *mut c_void,
+) -> c_int = OSSL_provider_init;
 
 const RSA_NAMES: &CStr = c"RSA:rsaEncryption:1.2.840.113549.1.1.1";
 const RSA_PSS_NAMES: &CStr = c"RSA-PSS:RSASSA-PSS:1.2.840.113549.1.1.10";
