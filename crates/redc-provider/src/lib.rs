@@ -23,6 +23,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod algid;
 pub mod cipher;
 #[allow(unsafe_code)]
 pub mod ffi;

@@ -13,6 +13,7 @@
 //! OpenSSL's default provider does (`providers/implementations/signature/
 //! rsa_sig.c`, `rsa_signverify_init` and `rsa_set_ctx_params`).
 
+use crate::algid::{pkcs1_algorithm_id, pss_algorithm_id};
 use crate::keys::Key;
 use crate::params::{Pad, Param, Salt, Value, find, md_name, parse_md};
 use crate::pss::KeyType;
@@ -425,7 +426,7 @@ impl SigCtx {
                 .map(|h| Value::Utf8(md_name(h).into())),
             "saltlen" => Some(self.salt.value()),
             "algorithm-id" => match (self.pad, self.md) {
-                (Pad::Pkcs1, Some(Digest::Hash(h))) => Some(Value::Octet(pkcs1_algorithm_id(h))),
+                (Pad::Pkcs1, Some(Digest::Hash(h))) => Some(Value::Octet(pkcs1_algorithm_id(h).ok()?)),
                 (Pad::Pss, Some(Digest::Hash(h))) => {
                     let key = self.key.as_ref()?;
                     let salt = match key.private() {
@@ -435,7 +436,9 @@ impl SigCtx {
                             SaltLen::Auto | SaltLen::AtLeast(_) => return None,
                         },
                     };
-                    Some(Value::Octet(pss_algorithm_id(h, self.mgf1.unwrap_or(h), salt)))
+                    Some(Value::Octet(
+                        pss_algorithm_id(h, self.mgf1.unwrap_or(h), salt).ok()?,
+                    ))
                 }
                 _ => None,
             },
@@ -456,105 +459,6 @@ fn type1_pad(data: &[u8], k: usize) -> Option<Vec<u8>> {
     em[k - data.len() - 1] = 0;
     em[k - data.len()..].copy_from_slice(data);
     Some(em)
-}
-
-/// The DER AlgorithmIdentifier of `<hash>WithRSAEncryption` (RFC 8017
-/// appendix C): OID 1.2.840.113549.1.1.{5,11,12,13,14,15,16} with NULL
-/// parameters; for SHA-3, id-rsassa-pkcs1-v1_5-with-sha3-* (NIST CSOR
-/// 2.16.840.1.101.3.4.3.{13..16}), also with NULL parameters.
-pub fn pkcs1_algorithm_id(h: HashAlg) -> Vec<u8> {
-    let pkcs1 = |last: u8| -> Vec<u8> {
-        let mut alg = der(0x06, &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, last]);
-        alg.extend_from_slice(&[0x05, 0x00]);
-        der(0x30, &alg)
-    };
-    let nist = |last: u8| -> Vec<u8> {
-        let mut alg = der(0x06, &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, last]);
-        alg.extend_from_slice(&[0x05, 0x00]);
-        der(0x30, &alg)
-    };
-    match h {
-        HashAlg::Sha1 => pkcs1(5),
-        HashAlg::Sha256 => pkcs1(11),
-        HashAlg::Sha384 => pkcs1(12),
-        HashAlg::Sha512 => pkcs1(13),
-        HashAlg::Sha224 => pkcs1(14),
-        HashAlg::Sha512_224 => pkcs1(15),
-        HashAlg::Sha512_256 => pkcs1(16),
-        HashAlg::Sha3_224 => nist(13),
-        HashAlg::Sha3_256 => nist(14),
-        HashAlg::Sha3_384 => nist(15),
-        HashAlg::Sha3_512 => nist(16),
-    }
-}
-
-/// A DER TLV.
-fn der(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let len = content.len();
-    if len < 0x80 {
-        out.push(len as u8);
-    } else {
-        let bytes: Vec<u8> = len.to_be_bytes().into_iter().skip_while(|&b| b == 0).collect();
-        out.push(0x80 | bytes.len() as u8);
-        out.extend_from_slice(&bytes);
-    }
-    out.extend_from_slice(content);
-    out
-}
-
-/// The DER AlgorithmIdentifier of a hash with NULL parameters, as OpenSSL
-/// 3.0 writes it inside RSASSA-PSS-params (the test against the default
-/// provider's certificates compares the bytes).
-fn hash_algorithm_id(h: HashAlg) -> Vec<u8> {
-    let oid: &[u8] = match h {
-        HashAlg::Sha1 => &[0x2b, 0x0e, 0x03, 0x02, 0x1a],
-        HashAlg::Sha256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01],
-        HashAlg::Sha384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02],
-        HashAlg::Sha512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03],
-        HashAlg::Sha224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04],
-        HashAlg::Sha512_224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x05],
-        HashAlg::Sha512_256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x06],
-        HashAlg::Sha3_224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x07],
-        HashAlg::Sha3_256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x08],
-        HashAlg::Sha3_384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x09],
-        HashAlg::Sha3_512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0a],
-    };
-    let mut alg = der(0x06, oid);
-    alg.extend_from_slice(&[0x05, 0x00]);
-    der(0x30, &alg)
-}
-
-/// The DER AlgorithmIdentifier of RSASSA-PSS (RFC 8017 appendix A.2.3)
-/// with `h` for the message, `mgf1` for MGF1, `salt` bytes of salt and
-/// the trailer field 1; fields at their DEFAULT (SHA-1, MGF1 with SHA-1,
-/// salt 20) are omitted, as DER requires.
-pub fn pss_algorithm_id(h: HashAlg, mgf1: HashAlg, salt: usize) -> Vec<u8> {
-    const RSASSA_PSS: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
-    const MGF1: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
-    let mut params = Vec::new();
-    if h != HashAlg::Sha1 {
-        params.extend(der(0xa0, &hash_algorithm_id(h)));
-    }
-    if mgf1 != HashAlg::Sha1 {
-        let mut mgf = der(0x06, &MGF1);
-        mgf.extend(hash_algorithm_id(mgf1));
-        params.extend(der(0xa1, &der(0x30, &mgf)));
-    }
-    if salt != 20 {
-        let mut int: Vec<u8> = (salt as u64)
-            .to_be_bytes()
-            .into_iter()
-            .skip_while(|&b| b == 0)
-            .collect();
-        if int.first().is_none_or(|&b| b & 0x80 != 0) {
-            int.insert(0, 0);
-        }
-        params.extend(der(0xa2, &der(0x02, &int)));
-    }
-    let mut alg = der(0x06, &RSASSA_PSS);
-    alg.extend(der(0x30, &params));
-    der(0x30, &alg)
 }
 
 #[cfg(test)]
