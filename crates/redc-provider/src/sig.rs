@@ -19,7 +19,7 @@ use crate::params::{Pad, Param, Salt, Value, find, md_name, parse_md};
 use crate::pss::KeyType;
 use crate::{Reason, raise};
 use redc::hash::{HashAlg, Hasher};
-use redc::padding::{SaltLen, pss_max_salt_len};
+use redc::padding::{SaltLen, emsa_pkcs1v15_decode_raw, emsa_pkcs1v15_encode_raw, pss_max_salt_len};
 use redc::rsa::{RsaPrivateKey, RsaPublicKey};
 use std::sync::Arc;
 
@@ -217,8 +217,10 @@ impl SigCtx {
         // batched when OpenSSL runs this inside an async job: `queue`).
         let x = match (self.pad, self.md) {
             (Pad::Pkcs1, Some(Digest::Hash(h))) => key.encode_pkcs1v15_signature(h, tbs).ok()?,
-            (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() == MD5_SHA1_LEN => type1_pad(tbs, key.size())?,
-            (Pad::Pkcs1, None) => type1_pad(tbs, key.size())?,
+            (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() == MD5_SHA1_LEN => {
+                emsa_pkcs1v15_encode_raw(tbs, key.size()).ok()?
+            }
+            (Pad::Pkcs1, None) => emsa_pkcs1v15_encode_raw(tbs, key.size()).ok()?,
             (Pad::Pss, _) => {
                 let h = self.pss_hash()?;
                 let salt = self.pss_salt_for_sign(h, key)?;
@@ -245,8 +247,8 @@ impl SigCtx {
             (Pad::Pkcs1, Some(Digest::Hash(h))) => key.verify_pkcs1v15(h, tbs, sig).is_ok(),
             (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() != MD5_SHA1_LEN => false,
             (Pad::Pkcs1, Some(Digest::Md5Sha1) | None) => {
-                match (key.raw_public(sig), type1_pad(tbs, key.size())) {
-                    (Ok(em), Some(expected)) => em == expected,
+                match (key.raw_public(sig), emsa_pkcs1v15_encode_raw(tbs, key.size())) {
+                    (Ok(em), Ok(expected)) => em == expected,
                     _ => false,
                 }
             }
@@ -278,14 +280,7 @@ impl SigCtx {
         match self.pad {
             Pad::None => Some(em),
             Pad::Pkcs1 => {
-                if em.len() < 11 || em[0] != 0 || em[1] != 1 {
-                    return None;
-                }
-                let sep = em[2..].iter().position(|&b| b != 0xff)? + 2;
-                if em[sep] != 0 || sep < 10 {
-                    return None;
-                }
-                let data = &em[sep + 1..];
+                let data = emsa_pkcs1v15_decode_raw(&em)?;
                 match self.md {
                     None => Some(data.to_vec()),
                     Some(Digest::Md5Sha1) => (data.len() == MD5_SHA1_LEN).then(|| data.to_vec()),
@@ -444,34 +439,5 @@ impl SigCtx {
             },
             _ => None,
         }
-    }
-}
-
-/// EMSA-PKCS1-v1_5 without DigestInfo: `00 01 FF..FF 00 || data`, k bytes,
-/// at least 8 bytes of FF (RFC 8017 9.2 steps 4 and 5).
-fn type1_pad(data: &[u8], k: usize) -> Option<Vec<u8>> {
-    if data.len() + 11 > k {
-        return None;
-    }
-    let mut em = vec![0xff; k];
-    em[0] = 0;
-    em[1] = 1;
-    em[k - data.len() - 1] = 0;
-    em[k - data.len()..].copy_from_slice(data);
-    Some(em)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn type1_padding_layout() {
-        let em = type1_pad(b"abc", 16).unwrap();
-        assert_eq!(em[..2], [0, 1]);
-        assert!(em[2..12].iter().all(|&b| b == 0xff));
-        assert_eq!(em[12], 0);
-        assert_eq!(&em[13..], b"abc");
-        assert!(type1_pad(&[0; 6], 16).is_none());
     }
 }
