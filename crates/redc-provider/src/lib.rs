@@ -11,18 +11,25 @@
 //! ```
 //!
 //! The default provider still decodes and encodes key files; keys pass to
-//! redc by export/import ([`keys`]). Layout: [`ffi`] is the only module
-//! with `unsafe` (the C ABI, the dispatch tables, `OSSL_PARAM` I/O); the
+//! redc by export/import ([`keys`]). Layout: [`ffi`] (the C ABI OpenSSL
+//! calls: the entry points, the dispatch tables, `OSSL_PARAM` I/O) and
+//! [`libcrypto`] (what the provider calls in OpenSSL: the error queue,
+//! async jobs, the private DRBG) are the only modules with `unsafe`; the
 //! operations are safe Rust in [`keys`], [`sig`] and [`cipher`]; [`queue`]
-//! batches the signatures that OpenSSL runs inside async jobs.
+//! batches the signatures that OpenSSL runs inside async jobs. The
+//! dependencies run one way: `ffi` calls the operations, which call
+//! `libcrypto`; neither of those calls back into `ffi`.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod algid;
 pub mod cipher;
 #[allow(unsafe_code)]
 pub mod ffi;
 pub mod keys;
+#[allow(unsafe_code)]
+pub mod libcrypto;
 pub mod params;
 pub mod pss;
 pub mod queue;
@@ -107,7 +114,7 @@ pub enum Reason {
 /// loaded the provider, such as the unit tests). Returns false, for
 /// `return raise(...)` in functions that report failure as false.
 pub fn raise(reason: Reason) -> bool {
-    ffi::raise_reason(reason as u32, None);
+    libcrypto::errors::raise_reason(reason as u32, None);
     false
 }
 

@@ -9,7 +9,7 @@
 //!
 //! How the jobs meet: an application with N jobs starts each in turn; each
 //! one queues its operation and pauses (its wait fd readable, see
-//! [`crate::ffi::pause_async_job`]). When the application comes back to
+//! [`crate::libcrypto::async_job::pause_async_job`]). When the application comes back to
 //! the first job, N operations are queued: that job runs them all, and
 //! the other N - 1 find their results on resumption. Outside an async job
 //! nothing changes: the operation runs at once on the single-operation
@@ -66,11 +66,11 @@ fn lock(m: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
 /// batched inside an async job, at once otherwise. None on any failure.
 pub fn private_op(key: &Arc<Key>, x: &[u8]) -> Output {
     let private = key.private()?;
-    if !crate::ffi::in_async_job() {
+    if !crate::libcrypto::async_job::in_async_job() {
         return private.raw_private(&mut crate::rng::ProviderRng, x).ok();
     }
     let ticket = enqueue(key, x);
-    crate::ffi::pause_async_job();
+    crate::libcrypto::async_job::pause_async_job();
     collect(ticket)
 }
 

@@ -1,6 +1,6 @@
 //! The provider's random numbers (PSS salts, blinding factors, OAEP seeds,
 //! the implicit-rejection stand-in): OpenSSL's own private DRBG where the
-//! process's libcrypto has one ([`crate::ffi::openssl_priv_random`]), else
+//! process's libcrypto has one ([`crate::libcrypto::rand::openssl_priv_random`]), else
 //! the operating system's generator.
 //!
 //! Why not the system generator always: a `getrandom` system call per
@@ -21,7 +21,7 @@ pub struct ProviderRng;
 /// Fill `buf` with random bytes: OpenSSL's DRBG, else the system's.
 /// False when both failed.
 pub fn try_fill(buf: &mut [u8]) -> bool {
-    crate::ffi::openssl_priv_random(buf) || getrandom::fill(buf).is_ok()
+    crate::libcrypto::rand::openssl_priv_random(buf) || getrandom::fill(buf).is_ok()
 }
 
 /// [`try_fill`], panicking when both generators failed.

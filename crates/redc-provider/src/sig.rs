@@ -13,12 +13,13 @@
 //! OpenSSL's default provider does (`providers/implementations/signature/
 //! rsa_sig.c`, `rsa_signverify_init` and `rsa_set_ctx_params`).
 
+use crate::algid::{pkcs1_algorithm_id, pss_algorithm_id};
 use crate::keys::Key;
 use crate::params::{Pad, Param, Salt, Value, find, md_name, parse_md};
 use crate::pss::KeyType;
 use crate::{Reason, raise};
 use redc::hash::{HashAlg, Hasher};
-use redc::padding::{SaltLen, pss_max_salt_len};
+use redc::padding::{SaltLen, emsa_pkcs1v15_decode_raw, emsa_pkcs1v15_encode_raw, pss_max_salt_len};
 use redc::rsa::{RsaPrivateKey, RsaPublicKey};
 use std::sync::Arc;
 
@@ -216,8 +217,10 @@ impl SigCtx {
         // batched when OpenSSL runs this inside an async job: `queue`).
         let x = match (self.pad, self.md) {
             (Pad::Pkcs1, Some(Digest::Hash(h))) => key.encode_pkcs1v15_signature(h, tbs).ok()?,
-            (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() == MD5_SHA1_LEN => type1_pad(tbs, key.size())?,
-            (Pad::Pkcs1, None) => type1_pad(tbs, key.size())?,
+            (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() == MD5_SHA1_LEN => {
+                emsa_pkcs1v15_encode_raw(tbs, key.size()).ok()?
+            }
+            (Pad::Pkcs1, None) => emsa_pkcs1v15_encode_raw(tbs, key.size()).ok()?,
             (Pad::Pss, _) => {
                 let h = self.pss_hash()?;
                 let salt = self.pss_salt_for_sign(h, key)?;
@@ -244,8 +247,8 @@ impl SigCtx {
             (Pad::Pkcs1, Some(Digest::Hash(h))) => key.verify_pkcs1v15(h, tbs, sig).is_ok(),
             (Pad::Pkcs1, Some(Digest::Md5Sha1)) if tbs.len() != MD5_SHA1_LEN => false,
             (Pad::Pkcs1, Some(Digest::Md5Sha1) | None) => {
-                match (key.raw_public(sig), type1_pad(tbs, key.size())) {
-                    (Ok(em), Some(expected)) => em == expected,
+                match (key.raw_public(sig), emsa_pkcs1v15_encode_raw(tbs, key.size())) {
+                    (Ok(em), Ok(expected)) => em == expected,
                     _ => false,
                 }
             }
@@ -277,14 +280,7 @@ impl SigCtx {
         match self.pad {
             Pad::None => Some(em),
             Pad::Pkcs1 => {
-                if em.len() < 11 || em[0] != 0 || em[1] != 1 {
-                    return None;
-                }
-                let sep = em[2..].iter().position(|&b| b != 0xff)? + 2;
-                if em[sep] != 0 || sep < 10 {
-                    return None;
-                }
-                let data = &em[sep + 1..];
+                let data = emsa_pkcs1v15_decode_raw(&em)?;
                 match self.md {
                     None => Some(data.to_vec()),
                     Some(Digest::Md5Sha1) => (data.len() == MD5_SHA1_LEN).then(|| data.to_vec()),
@@ -425,7 +421,7 @@ impl SigCtx {
                 .map(|h| Value::Utf8(md_name(h).into())),
             "saltlen" => Some(self.salt.value()),
             "algorithm-id" => match (self.pad, self.md) {
-                (Pad::Pkcs1, Some(Digest::Hash(h))) => Some(Value::Octet(pkcs1_algorithm_id(h))),
+                (Pad::Pkcs1, Some(Digest::Hash(h))) => Some(Value::Octet(pkcs1_algorithm_id(h).ok()?)),
                 (Pad::Pss, Some(Digest::Hash(h))) => {
                     let key = self.key.as_ref()?;
                     let salt = match key.private() {
@@ -435,139 +431,13 @@ impl SigCtx {
                             SaltLen::Auto | SaltLen::AtLeast(_) => return None,
                         },
                     };
-                    Some(Value::Octet(pss_algorithm_id(h, self.mgf1.unwrap_or(h), salt)))
+                    Some(Value::Octet(
+                        pss_algorithm_id(h, self.mgf1.unwrap_or(h), salt).ok()?,
+                    ))
                 }
                 _ => None,
             },
             _ => None,
         }
-    }
-}
-
-/// EMSA-PKCS1-v1_5 without DigestInfo: `00 01 FF..FF 00 || data`, k bytes,
-/// at least 8 bytes of FF (RFC 8017 9.2 steps 4 and 5).
-fn type1_pad(data: &[u8], k: usize) -> Option<Vec<u8>> {
-    if data.len() + 11 > k {
-        return None;
-    }
-    let mut em = vec![0xff; k];
-    em[0] = 0;
-    em[1] = 1;
-    em[k - data.len() - 1] = 0;
-    em[k - data.len()..].copy_from_slice(data);
-    Some(em)
-}
-
-/// The DER AlgorithmIdentifier of `<hash>WithRSAEncryption` (RFC 8017
-/// appendix C): OID 1.2.840.113549.1.1.{5,11,12,13,14,15,16} with NULL
-/// parameters; for SHA-3, id-rsassa-pkcs1-v1_5-with-sha3-* (NIST CSOR
-/// 2.16.840.1.101.3.4.3.{13..16}), also with NULL parameters.
-pub fn pkcs1_algorithm_id(h: HashAlg) -> Vec<u8> {
-    let pkcs1 = |last: u8| -> Vec<u8> {
-        let mut alg = der(0x06, &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, last]);
-        alg.extend_from_slice(&[0x05, 0x00]);
-        der(0x30, &alg)
-    };
-    let nist = |last: u8| -> Vec<u8> {
-        let mut alg = der(0x06, &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, last]);
-        alg.extend_from_slice(&[0x05, 0x00]);
-        der(0x30, &alg)
-    };
-    match h {
-        HashAlg::Sha1 => pkcs1(5),
-        HashAlg::Sha256 => pkcs1(11),
-        HashAlg::Sha384 => pkcs1(12),
-        HashAlg::Sha512 => pkcs1(13),
-        HashAlg::Sha224 => pkcs1(14),
-        HashAlg::Sha512_224 => pkcs1(15),
-        HashAlg::Sha512_256 => pkcs1(16),
-        HashAlg::Sha3_224 => nist(13),
-        HashAlg::Sha3_256 => nist(14),
-        HashAlg::Sha3_384 => nist(15),
-        HashAlg::Sha3_512 => nist(16),
-    }
-}
-
-/// A DER TLV.
-fn der(tag: u8, content: &[u8]) -> Vec<u8> {
-    let mut out = vec![tag];
-    let len = content.len();
-    if len < 0x80 {
-        out.push(len as u8);
-    } else {
-        let bytes: Vec<u8> = len.to_be_bytes().into_iter().skip_while(|&b| b == 0).collect();
-        out.push(0x80 | bytes.len() as u8);
-        out.extend_from_slice(&bytes);
-    }
-    out.extend_from_slice(content);
-    out
-}
-
-/// The DER AlgorithmIdentifier of a hash with NULL parameters, as OpenSSL
-/// 3.0 writes it inside RSASSA-PSS-params (the test against the default
-/// provider's certificates compares the bytes).
-fn hash_algorithm_id(h: HashAlg) -> Vec<u8> {
-    let oid: &[u8] = match h {
-        HashAlg::Sha1 => &[0x2b, 0x0e, 0x03, 0x02, 0x1a],
-        HashAlg::Sha256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01],
-        HashAlg::Sha384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02],
-        HashAlg::Sha512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03],
-        HashAlg::Sha224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04],
-        HashAlg::Sha512_224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x05],
-        HashAlg::Sha512_256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x06],
-        HashAlg::Sha3_224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x07],
-        HashAlg::Sha3_256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x08],
-        HashAlg::Sha3_384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x09],
-        HashAlg::Sha3_512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0a],
-    };
-    let mut alg = der(0x06, oid);
-    alg.extend_from_slice(&[0x05, 0x00]);
-    der(0x30, &alg)
-}
-
-/// The DER AlgorithmIdentifier of RSASSA-PSS (RFC 8017 appendix A.2.3)
-/// with `h` for the message, `mgf1` for MGF1, `salt` bytes of salt and
-/// the trailer field 1; fields at their DEFAULT (SHA-1, MGF1 with SHA-1,
-/// salt 20) are omitted, as DER requires.
-pub fn pss_algorithm_id(h: HashAlg, mgf1: HashAlg, salt: usize) -> Vec<u8> {
-    const RSASSA_PSS: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
-    const MGF1: [u8; 9] = [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x08];
-    let mut params = Vec::new();
-    if h != HashAlg::Sha1 {
-        params.extend(der(0xa0, &hash_algorithm_id(h)));
-    }
-    if mgf1 != HashAlg::Sha1 {
-        let mut mgf = der(0x06, &MGF1);
-        mgf.extend(hash_algorithm_id(mgf1));
-        params.extend(der(0xa1, &der(0x30, &mgf)));
-    }
-    if salt != 20 {
-        let mut int: Vec<u8> = (salt as u64)
-            .to_be_bytes()
-            .into_iter()
-            .skip_while(|&b| b == 0)
-            .collect();
-        if int.first().is_none_or(|&b| b & 0x80 != 0) {
-            int.insert(0, 0);
-        }
-        params.extend(der(0xa2, &der(0x02, &int)));
-    }
-    let mut alg = der(0x06, &RSASSA_PSS);
-    alg.extend(der(0x30, &params));
-    der(0x30, &alg)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn type1_padding_layout() {
-        let em = type1_pad(b"abc", 16).unwrap();
-        assert_eq!(em[..2], [0, 1]);
-        assert!(em[2..12].iter().all(|&b| b == 0xff));
-        assert_eq!(em[12], 0);
-        assert_eq!(&em[13..], b"abc");
-        assert!(type1_pad(&[0; 6], 16).is_none());
     }
 }

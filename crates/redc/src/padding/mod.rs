@@ -4,6 +4,7 @@
 //! | scheme | encode | decode / verify | file |
 //! | --- | --- | --- | --- |
 //! | EMSA-PKCS1-v1_5 (signatures, §9.2) | [`emsa_pkcs1v15_encode`] | [`emsa_pkcs1v15_verify`] | `pkcs1v15.rs` |
+//! | the same without DigestInfo (raw data, MD5-SHA1) | [`emsa_pkcs1v15_encode_raw`] | [`emsa_pkcs1v15_decode_raw`] | `pkcs1v15.rs` |
 //! | EMSA-PSS (signatures, §9.1) | [`emsa_pss_encode`] | [`emsa_pss_verify`] | `pss.rs` |
 //! | EME-OAEP (encryption, §7.1) | [`eme_oaep_encode`] | [`eme_oaep_decode`] | `oaep.rs` |
 //! | EME-PKCS1-v1_5 (encryption, §7.2) | [`eme_pkcs1v15_encode`] | [`eme_pkcs1v15_decode_strict`], [`eme_pkcs1v15_decode_implicit`] | `pkcs1v15.rs`, `implicit.rs` |
@@ -46,8 +47,8 @@ pub use oaep::{
     eme_oaep_encode_random_mgf1, oaep_max_message_len,
 };
 pub use pkcs1v15::{
-    eme_pkcs1v15_decode_strict, eme_pkcs1v15_encode, emsa_pkcs1v15_encode, emsa_pkcs1v15_verify,
-    pkcs1v15_max_message_len,
+    eme_pkcs1v15_decode_strict, eme_pkcs1v15_encode, emsa_pkcs1v15_decode_raw, emsa_pkcs1v15_encode,
+    emsa_pkcs1v15_encode_raw, emsa_pkcs1v15_verify, pkcs1v15_max_message_len,
 };
 pub use plaintext::Plaintext;
 pub use pss::{

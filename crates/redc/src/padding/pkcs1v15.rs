@@ -72,6 +72,66 @@ pub fn emsa_pkcs1v15_verify(hash: HashAlg, digest: &[u8], em: &[u8]) -> bool {
     }
 }
 
+/// EMSA-PKCS1-v1_5 without a DigestInfo, the "type 1" block of PKCS#1
+/// v1.5 signatures over data the caller encoded (raw signing, as `openssl
+/// pkeyutl -sign` without `-digest` does; TLS 1.0 and 1.1's MD5-SHA1):
+/// `0x00 0x01 0xff.. 0x00 data`, `em_len` bytes, at least 8 bytes of 0xff
+/// (RFC 8017 §9.2 steps 4 and 5 with `T = data`).
+///
+/// Errors: `data` longer than `em_len - 11`.
+///
+/// ```
+/// use redc::padding::emsa_pkcs1v15_encode_raw;
+/// let em = emsa_pkcs1v15_encode_raw(b"abc", 16).unwrap();
+/// assert_eq!(em[..2], [0x00, 0x01]);
+/// assert!(em[2..12].iter().all(|&b| b == 0xff));
+/// assert_eq!(em[12], 0x00);
+/// assert_eq!(&em[13..], b"abc");
+/// assert!(emsa_pkcs1v15_encode_raw(&[0; 6], 16).is_err());
+/// ```
+pub fn emsa_pkcs1v15_encode_raw(data: &[u8], em_len: usize) -> Result<Vec<u8>, PaddingError> {
+    if data.len() + 11 > em_len {
+        return Err(PaddingError::EncodingTooShort {
+            em_len,
+            needed: data.len() + 11,
+        });
+    }
+    let mut em = vec![0xff; em_len];
+    em[0] = 0x00;
+    em[1] = 0x01;
+    em[em_len - data.len() - 1] = 0x00;
+    em[em_len - data.len()..].copy_from_slice(data);
+    Ok(em)
+}
+
+/// The data of an EMSA-PKCS1-v1_5 block without a DigestInfo (what
+/// [`emsa_pkcs1v15_encode_raw`] encoded; the RSAVP1 output of a raw
+/// signature, for verify-recover): everything after `0x00 0x01`, at least
+/// 8 bytes of 0xff and a `0x00`. `None` when `em` has another shape or is
+/// shorter than 11 bytes.
+///
+/// A signature and what it recovers are public: this check is not
+/// constant time.
+///
+/// ```
+/// use redc::padding::{emsa_pkcs1v15_decode_raw, emsa_pkcs1v15_encode_raw};
+/// let em = emsa_pkcs1v15_encode_raw(b"abc", 64).unwrap();
+/// assert_eq!(emsa_pkcs1v15_decode_raw(&em), Some(&b"abc"[..]));
+/// let mut bad = em.clone();
+/// bad[1] = 0x02;
+/// assert_eq!(emsa_pkcs1v15_decode_raw(&bad), None);
+/// ```
+pub fn emsa_pkcs1v15_decode_raw(em: &[u8]) -> Option<&[u8]> {
+    if em.len() < 11 || em[0] != 0x00 || em[1] != 0x01 {
+        return None;
+    }
+    let sep = em[2..].iter().position(|&b| b != 0xff)? + 2;
+    if em[sep] != 0x00 || sep < 10 {
+        return None;
+    }
+    Some(&em[sep + 1..])
+}
+
 /// The longest message EME-PKCS1-v1_5 fits in a `k`-byte modulus: `k - 11`
 /// (`None` when `k < 11`).
 ///
@@ -174,4 +234,60 @@ pub(super) fn check_type2(em: &[u8]) -> (Mask, usize) {
     // no zero byte was found, zero_index is 0 and this fails too.
     good = good & found & !lt(zero_index, 10);
     (good, select_usize(found, zero_index + 1, em.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The raw block's layout, and its parse: the data back, every length
+    /// from empty to the longest; at the boundaries (exactly 8 bytes of
+    /// 0xff; 7) and for each malformed shape, None.
+    #[test]
+    fn raw_type1_blocks_encode_and_parse() {
+        for len in 0..=53 {
+            let data: Vec<u8> = (0..len as u8).map(|i| i.wrapping_mul(37)).collect();
+            let em = emsa_pkcs1v15_encode_raw(&data, 64).unwrap();
+            assert_eq!(em.len(), 64);
+            assert_eq!(em[..2], [0x00, 0x01]);
+            assert!(em[2..64 - len - 1].iter().all(|&b| b == 0xff));
+            assert_eq!(em[64 - len - 1], 0x00);
+            assert_eq!(emsa_pkcs1v15_decode_raw(&em), Some(&data[..]), "length {len}");
+        }
+        assert_eq!(
+            emsa_pkcs1v15_encode_raw(&[0; 54], 64),
+            Err(PaddingError::EncodingTooShort {
+                em_len: 64,
+                needed: 65
+            })
+        );
+        // Exactly 8 bytes of 0xff: the shortest padding.
+        let mut em = vec![0x00, 0x01];
+        em.extend([0xff; 8]);
+        em.push(0x00);
+        assert_eq!(emsa_pkcs1v15_decode_raw(&em), Some(&[][..]));
+        em.extend(b"xy");
+        assert_eq!(emsa_pkcs1v15_decode_raw(&em), Some(&b"xy"[..]));
+        // 7 bytes of 0xff.
+        let mut short = vec![0x00, 0x01];
+        short.extend([0xff; 7]);
+        short.extend([0x00, 1, 2]);
+        assert_eq!(emsa_pkcs1v15_decode_raw(&short), None);
+        let good = emsa_pkcs1v15_encode_raw(b"data", 32).unwrap();
+        let broken = |i: usize, b: u8| {
+            let mut e = good.clone();
+            e[i] = b;
+            e
+        };
+        assert_eq!(emsa_pkcs1v15_decode_raw(&broken(0, 0x01)), None);
+        assert_eq!(emsa_pkcs1v15_decode_raw(&broken(1, 0x02)), None);
+        // A byte neither 0xff nor 0x00 inside the padding.
+        assert_eq!(emsa_pkcs1v15_decode_raw(&broken(5, 0x7f)), None);
+        // No separator at all.
+        let mut all_ff = vec![0x00, 0x01];
+        all_ff.extend([0xff; 30]);
+        assert_eq!(emsa_pkcs1v15_decode_raw(&all_ff), None);
+        assert_eq!(emsa_pkcs1v15_decode_raw(&good[..10]), None);
+        assert_eq!(emsa_pkcs1v15_decode_raw(&[]), None);
+    }
 }
