@@ -89,7 +89,8 @@ macro_rules! kernel {
                         let bv = _mm256_set1_epi64x((bi as u32) as i64);
                         let ak = ap.add($k * SH);
                         $( madd!(acc[$v], bv, ak, 32 * $v); )*
-                        let e_next = lane(acc[($k + 1) / 4], ($k + 1) % 4);
+                        const NEXT: usize = $k + 1;
+                        let e_next = lane(acc[NEXT / 4], NEXT % 4);
                         let carry = s_prev.wrapping_add(q_prev.wrapping_mul(m0)) >> 28;
                         let t = e_cur
                             .wrapping_add(bi.wrapping_mul(a0))

@@ -57,6 +57,7 @@ macro_rules! kernel {
         /// 4m < 2^(28 s).
         #[target_feature(enable = "avx2")]
         #[allow(unused_assignments)] // the last step's chain values
+        #[allow(unused_comparisons)] // register 0 against the first register of a step
         pub(super) unsafe fn $name(out: *mut u64, a: *const u64, m: *const u64, k0: u64, s: usize, diag: *mut u64) {
             const V: usize = $V;
             const SH: usize = operand_len(V) / 4;
@@ -94,7 +95,8 @@ macro_rules! kernel {
                                 madd!(acc[$v], bv, ak, 32 * $v);
                             }
                         )*
-                        let e_next = lane(acc[(K + 1) / 4], (K + 1) % 4);
+                        const NEXT: usize = K + 1;
+                        let e_next = lane(acc[NEXT / 4], NEXT % 4);
                         let carry = s_prev.wrapping_add(q_prev.wrapping_mul(m0)) >> 28;
                         let t = e_cur
                             .wrapping_add(q_prev2.wrapping_mul(m2))
