@@ -231,8 +231,9 @@ pub fn gather(out: &mut [u64], table: &[Vec<u64>], idx: usize) {
 
 /// The almost-reduced Montgomery-domain table `T[k] = base^k R mod m` (< 2m)
 /// for m in d digits with `k0` and `rr` = R^2 mod m, built in the order the
-/// vector code builds it: T[0] = amm(R^2, 1), T[1] = amm(base, R^2), then
-/// T[k] = amm(T[k/2], T[k/2]) for even k and amm(T[k-1], T[1]) for odd k.
+/// vector code builds it: `T[0] = amm(R^2, 1)`, `T[1] = amm(base, R^2)`,
+/// then `T[k] = amm(T[k/2], T[k/2])` for even k and `amm(T[k-1], T[1])` for
+/// odd k.
 pub fn table<const B: u32>(m: &[u64], k0: u64, rr: &[u64], base_digits: &[u64]) -> Vec<Vec<u64>> {
     let d = m.len();
     let mut one = vec![0u64; d];

@@ -1,5 +1,5 @@
 //! The AVX2 kernel family: radix-2^28 almost-Montgomery products on 256-bit
-//! `vpmuludq` ([`amm`]) and the constant-time fixed-window exponentiation
+//! `vpmuludq` (`amm`) and the constant-time fixed-window exponentiation
 //! over them ([`Avx2Modulus::pow_secret`]), for CPUs with AVX2 and without
 //! AVX-512 IFMA. Portable twin: [`crate::arch::portable28`] (the same
 //! values, digit for digit once normalised).
