@@ -215,7 +215,7 @@ pub enum KernelFamily {
     Portable,
     /// Scalar MULX/ADX products and squarings.
     Adx,
-    /// AVX2 `vpmuludq`, radix 2^28 (RSA-2048 and -3072 primes; the rest on
+    /// AVX2 `vpmuludq`, radix 2^28 (RSA-2048's primes; the rest on
     /// MULX/ADX).
     Avx2,
     /// AVX-512 IFMA, radix 2^52.

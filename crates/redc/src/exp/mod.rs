@@ -191,14 +191,7 @@ impl MontEngine {
         #[cfg(target_arch = "x86_64")]
         {
             use crate::arch::x86_64 as x86;
-            let mut engine = if x86::adx_available() {
-                let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
-                e.kernel = "adx";
-                e.redc = x86::adx::redc;
-                e
-            } else {
-                Self::portable(n)?
-            };
+            let mut engine = Self::scalar(n)?;
             engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
             engine.ifma_single = std::sync::OnceLock::new();
             if engine.ifma.is_some() {
@@ -272,6 +265,20 @@ impl MontEngine {
         })
     }
 
+    /// An engine on the scalar kernels: MULX/ADX where they may run, the
+    /// portable ones elsewhere.
+    #[cfg(target_arch = "x86_64")]
+    fn scalar(n: &[u64]) -> Result<MontEngine, Error> {
+        use crate::arch::x86_64 as x86;
+        if !x86::adx_available() {
+            return Self::portable(n);
+        }
+        let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
+        e.kernel = "adx";
+        e.redc = x86::adx::redc;
+        Ok(e)
+    }
+
     /// Add the AVX2 exponentiation where the modulus fits it, naming the
     /// engine "avx2+adx" (or "avx2" over the portable kernels).
     #[cfg(target_arch = "x86_64")]
@@ -303,21 +310,10 @@ impl MontEngine {
             use crate::arch::x86_64 as x86;
             let mut engine = match backend {
                 Backend::Portable => return Self::portable(n).map(Some),
-                Backend::Adx => {
-                    let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
-                    e.kernel = "adx";
-                    e.redc = x86::adx::redc;
-                    return Ok(Some(e));
-                }
+                // Available, so the scalar kernels are the ADX ones.
+                Backend::Adx => return Self::scalar(n).map(Some),
                 Backend::Avx2 => {
-                    let mut e = if x86::adx_available() {
-                        let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
-                        e.kernel = "adx";
-                        e.redc = x86::adx::redc;
-                        e
-                    } else {
-                        Self::portable(n)?
-                    };
+                    let mut e = Self::scalar(n)?;
                     e.with_avx2();
                     return Ok(Some(e));
                 }
@@ -687,10 +683,10 @@ pub fn pow_public_dual(
 }
 
 /// Largest modulus for which [`MontEngine::new`] picks the AVX2
-/// exponentiation (10 registers, RSA-2048's primes): measured on AMD Zen 3,
-/// RSA-2048 signs 1.5x faster on it than on MULX/ADX, RSA-3072 (15
-/// registers, which spill) 2x slower. `Backend::Avx2` still reaches every
-/// size the kernels serve.
+/// exponentiation: the kernels of up to 10 registers (RSA-2048's primes),
+/// where it measured faster than MULX/ADX; above that the window spills
+/// (docs/lab, the AVX2 kernel). `Backend::Avx2` still reaches every size
+/// the kernels serve.
 #[cfg(target_arch = "x86_64")]
 const AVX2_AUTO_MAX_BITS: usize = 1034;
 
@@ -701,7 +697,7 @@ fn adx_sqr_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, sc
 }
 
 /// The kernels [`MontEngine::new`] picks on this machine for a modulus the
-/// vector code supports (an RSA-2048 or -3072 prime): "ifma+adx", "ifma",
+/// vector code supports (an RSA-2048 prime): "ifma+adx", "ifma",
 /// "avx2+adx", "avx2", "adx" or "portable".
 /// ```
 /// let name = redc::exp::kernel_name();

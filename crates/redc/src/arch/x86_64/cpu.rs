@@ -128,7 +128,7 @@ pub fn avx2_available() -> bool {
 }
 
 /// True when the AVX2 family runs the secret exponentiations of the
-/// moduli it serves (`avx2::Avx2Modulus::fits`): the CPU has AVX2, the mask
+/// moduli `MontEngine::new` gives it (RSA-2048's primes): the CPU has AVX2, the mask
 /// does not hide it, the request is automatic or `avx2`, and the IFMA
 /// family is not chosen. Cached.
 pub fn avx2_family_available() -> bool {

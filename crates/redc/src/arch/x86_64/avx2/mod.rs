@@ -244,19 +244,7 @@ impl Avx2Modulus {
         x.set(a);
         y.set(b);
         self.amm(&mut out, &x, &y);
-        // The copies agree and the slots above the digits stay zero.
-        let sh = operand_len(self.v) / 4;
-        let w = out.words();
-        for c in 1..4 {
-            assert_eq!(
-                w[c * sh + PAD + c..c * sh + PAD + c + 4 * self.v],
-                w[PAD..PAD + 4 * self.v]
-            );
-        }
-        assert!(out.digits()[s..].iter().all(|&d| d == 0));
-        let mut digits = out.digits()[..s].to_vec();
-        assert_eq!(radix::normalize::<{ portable28::DIGIT_BITS }>(&mut digits), 0);
-        digits
+        self.checked_digits(&out)
     }
 
     /// One kernel square for differential tests: [`Avx2Modulus::amm_digits`]
@@ -268,8 +256,23 @@ impl Avx2Modulus {
         x.set(a);
         let mut diag = Zeroizing::new(vec![0u64; 8 * self.v]);
         self.sqr(&mut out, &x, &mut diag);
-        let mut digits = out.digits()[..s].to_vec();
+        self.checked_digits(&out)
+    }
+
+    /// A kernel output's s digits, carried, after checking its layout: the
+    /// four copies agree and the slots above the digits are zero.
+    fn checked_digits(&self, out: &Operand) -> Vec<u64> {
+        let s = self.digits();
+        let sh = operand_len(self.v) / 4;
+        let w = out.words();
+        for c in 1..4 {
+            assert_eq!(
+                w[c * sh + PAD + c..c * sh + PAD + c + 4 * self.v],
+                w[PAD..PAD + 4 * self.v]
+            );
+        }
         assert!(out.digits()[s..].iter().all(|&d| d == 0));
+        let mut digits = out.digits()[..s].to_vec();
         assert_eq!(radix::normalize::<{ portable28::DIGIT_BITS }>(&mut digits), 0);
         digits
     }
