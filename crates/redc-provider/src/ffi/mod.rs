@@ -122,6 +122,22 @@ unsafe fn free<T>(p: *mut c_void) {
     }
 }
 
+/// The size query of OpenSSL's output convention (the output buffer NULL):
+/// `*len = size` and 1, or 0 when the size is unknown or `len` is NULL.
+///
+/// # Safety
+/// `len` is NULL or writable.
+unsafe fn report_len(len: *mut usize, size: Option<usize>) -> c_int {
+    match (size, len.is_null()) {
+        (Some(k), false) => {
+            // SAFETY: len is writable (not NULL, per the contract).
+            unsafe { *len = k };
+            1
+        }
+        _ => 0,
+    }
+}
+
 /// Copy `src` to a caller's output buffer of `size` bytes and set `*len`.
 ///
 /// # Safety

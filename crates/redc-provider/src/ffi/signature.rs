@@ -4,7 +4,8 @@ use super::dispatch::Dispatch;
 use super::keymgmt::key_of;
 use super::ossl_param::{read_params, write_params};
 use super::{
-    OCTET_STRING, OsslParam, PARAM_END, Table, UTF8_STRING, boxed, desc, emit, free, obj, ok, slice,
+    OCTET_STRING, OsslParam, PARAM_END, Table, UTF8_STRING, boxed, desc, emit, free, obj, ok, report_len,
+    slice,
 };
 use crate::sig::{Op, SigCtx};
 use core::ffi::{CStr, c_char, c_int, c_void};
@@ -104,14 +105,8 @@ shims! {
         let (c, sig) = unsafe { (obj::<SigCtx>(ctx), slice(sig, siglen)) };
         let Some(c) = c else { return 0 };
         if out.is_null() {
-            return match (c.sig_len(), outlen.is_null()) {
-                // SAFETY: outlen is writable.
-                (Some(k), false) => unsafe {
-                    *outlen = k;
-                    1
-                },
-                _ => 0,
-            };
+            // SAFETY: outlen is the caller's, NULL or writable.
+            return unsafe { report_len(outlen, c.sig_len()) };
         }
         match c.verify_recover(sig) {
             // SAFETY: out is writable for outsize bytes, outlen writable.
@@ -152,14 +147,8 @@ shims! {
         let (c, tbs) = unsafe { (obj::<SigCtx>(ctx), slice(tbs, tbslen)) };
         let Some(c) = c else { return 0 };
         if sig.is_null() {
-            return match (c.sig_len(), siglen.is_null()) {
-                // SAFETY: siglen is writable.
-                (Some(k), false) => unsafe {
-                    *siglen = k;
-                    1
-                },
-                _ => 0,
-            };
+            // SAFETY: siglen is the caller's, NULL or writable.
+            return unsafe { report_len(siglen, c.sig_len()) };
         }
         match c.sign(tbs) {
             // SAFETY: sig is writable for sigsize bytes, siglen writable.
@@ -197,14 +186,8 @@ shims! {
             return 0;
         };
         if sig.is_null() {
-            return match (c.sig_len(), siglen.is_null()) {
-                // SAFETY: siglen is writable.
-                (Some(k), false) => unsafe {
-                    *siglen = k;
-                    1
-                },
-                _ => 0,
-            };
+            // SAFETY: siglen is the caller's, NULL or writable.
+            return unsafe { report_len(siglen, c.sig_len()) };
         }
         match c.digest_sign_final() {
             // SAFETY: sig is writable for sigsize bytes, siglen writable.
