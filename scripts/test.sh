@@ -63,7 +63,10 @@ step "building the workspace's tests"
 bins_json="$(mktemp)"
 cargo test --workspace --locked --no-run --message-format=json-render-diagnostics >"$bins_json"
 ct_log="$(mktemp)"
-cargo build --quiet --locked --profile ct -p redc --example ct_audit --example ct_timing \
+# The Python package's crate is in the same build: its dependencies ask for
+# the features that redc's example dependencies turn on, so the optimised
+# redc built here is the one maturin links below (not compiled twice).
+cargo build --quiet --locked --profile ct -p redc -p redc-python --lib --example ct_audit --example ct_timing \
     >"$ct_log" 2>&1 &
 ct_build=$!
 trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log" "$evp_log" "$bins_json"' EXIT
@@ -82,8 +85,8 @@ fi
 # pip caches the wheels, so a rerun installs nothing), then its pytest suite:
 # interop with pyca/cryptography and PyJWT both ways, key files, errors, a
 # fuzz-style loop. The extension is built in the optimised ct profile,
-# reusing the redc that the constant-time harnesses' background build makes
-# (cargo waits for it); the test profile would not do: `cargo rustc
+# reusing the redc that the constant-time harnesses' background build made
+# (maturin compiles pyo3 and the bindings only, about 30 s); the test profile would not do: `cargo rustc
 # --profile test` builds a test-harness executable, which Python cannot load.
 step "the Python package"
 py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
