@@ -86,8 +86,9 @@ fi
 # interop with pyca/cryptography and PyJWT both ways, key files, errors, a
 # fuzz-style loop. The extension is built in the optimised ct profile,
 # reusing the redc that the constant-time harnesses' background build made
-# (maturin compiles pyo3 and the bindings only, about 30 s); the test profile would not do: `cargo rustc
-# --profile test` builds a test-harness executable, which Python cannot load.
+# (maturin compiles pyo3 and the bindings only, about 30 s); the test
+# profile would not do: `cargo rustc --profile test` builds a test-harness
+# executable, which Python cannot load.
 step "the Python package"
 py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
 [ -x "$py_venv/bin/python" ] || python3 -m venv "$py_venv"
