@@ -351,6 +351,67 @@ mod bench {
     /// `kernel_bench widths`: the measurements behind the choice of 512-bit
     /// registers: IFMA throughput (independent accumulators) and the latency of
     /// IFMA alone and of IFMA plus one shuffle, for zmm and ymm.
+    /// The AVX2 family's product (as a product and as a square) against the
+    /// MULX/ADX kernels, per modulus size, in ns per call (best of the
+    /// rounds, the four candidates interleaved in every round).
+    fn avx2() {
+        use redc::arch::portable28;
+        use redc::arch::x86_64::avx2::Avx2Modulus;
+        let mut rng = StdRng::seed_from_u64(28);
+        println!(
+            "{:>5} {:>4} {:>12} {:>12} {:>12} {:>12}",
+            "bits", "s", "avx2 mul", "avx2 square", "adx mul", "adx sqr"
+        );
+        for bits in [1024usize, 1280, 1536, 1594] {
+            let n = rng.gen_biguint(bits as u64) | (BigUint::one() << (bits - 1)) | BigUint::one();
+            let l = bits.div_ceil(64);
+            let nl = limbs(&n, l);
+            let Some(m) = Avx2Modulus::new(&nl) else {
+                println!("avx2: SKIPPED: no AVX2 kernel here");
+                return;
+            };
+            if !x86::adx_available() {
+                println!("avx2: SKIPPED: no ADX here");
+                return;
+            }
+            let s = m.digits();
+            let a = rng.gen_biguint_below(&n);
+            let ad = portable28::to_digits(&limbs(&a, l), s);
+            let al = limbs(&a, l);
+            let ctx = MontContext::new(&nl).unwrap();
+            let n0 = ctx.n0();
+            const IT: usize = 200;
+            let mut best = [f64::MAX; 4];
+            let (mut out, mut scratch) = (vec![0u64; l], ctx.scratch());
+            for _ in 0..60 {
+                for (k, b) in best.iter_mut().enumerate() {
+                    let t = Instant::now();
+                    match k {
+                        0 => drop(black_box(m.chain_digits(&ad, Some(&ad), IT))),
+                        1 => drop(black_box(m.chain_digits(&ad, None, IT))),
+                        _ => {
+                            let mut x = al.clone();
+                            for _ in 0..IT {
+                                if k == 2 {
+                                    x86::mont_mul_adx(&mut out, &x, &al, &nl, n0, &mut scratch);
+                                } else {
+                                    x86::mont_sqr_adx(&mut out, &x, &al, &nl, n0, &mut scratch);
+                                }
+                                core::mem::swap(&mut x, &mut out);
+                            }
+                            black_box(&x);
+                        }
+                    }
+                    *b = b.min(t.elapsed().as_secs_f64() * 1e9 / IT as f64);
+                }
+            }
+            println!(
+                "{:>5} {:>4} {:>12.1} {:>12.1} {:>12.1} {:>12.1}",
+                bits, s, best[0], best[1], best[2], best[3]
+            );
+        }
+    }
+
     fn widths() {
         if !x86::ifma_available() || !std::is_x86_feature_detected!("avx512vl") {
             println!("widths: needs AVX-512 IFMA and VL");
@@ -481,6 +542,9 @@ mod bench {
         }
         if std::env::args().nth(1).as_deref() == Some("widths") {
             return widths();
+        }
+        if std::env::args().nth(1).as_deref() == Some("avx2") {
+            return avx2();
         }
         if std::env::args().nth(1).as_deref() == Some("mb8pow") {
             return mb8pow();

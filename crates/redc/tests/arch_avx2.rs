@@ -1,5 +1,5 @@
-//! The AVX2 radix-2^28 kernels (`arch::x86_64::avx2`: product and dedicated
-//! squaring) against their portable
+//! The AVX2 radix-2^28 kernel (`arch::x86_64::avx2`: the product, also
+//! the exponentiation's squaring) against its portable
 //! twin (`arch::portable28`, itself checked against num-bigint here) and the
 //! AVX2 exponentiation against num-bigint's `modpow`, at every digit count
 //! the kernels serve (30 to 57 digits, moduli of 811 to 1594 bits: every register count 9 to 15 and
@@ -107,6 +107,18 @@ fn kernel_matches_twin_at_every_digit_count() {
                     key.amm_digits(&da, &db),
                     want,
                     "{bits}-bit modulus {m:x}, operands {i}"
+                );
+                // Squares fed back, as the exponentiation chains them.
+                let mut x = da.clone();
+                for _ in 0..3 {
+                    let mut y = vec![0u64; s];
+                    portable28::amm_mul(&mut y, &x, &x, &md);
+                    x = y;
+                }
+                assert_eq!(
+                    key.chain_digits(&da, None, 3),
+                    x,
+                    "{bits}-bit modulus {m:x}, three squares of operand {i}"
                 );
             }
         }

@@ -87,7 +87,6 @@ macro_rules! finish {
 }
 
 mod amm;
-mod sqr;
 
 pub use amm::{MAX_VECTORS, MIN_VECTORS};
 
@@ -247,16 +246,29 @@ impl Avx2Modulus {
         self.checked_digits(&out)
     }
 
-    /// One kernel square for differential tests: [`Avx2Modulus::amm_digits`]
-    /// of (a, a) through the dedicated squaring.
-    pub fn sqr_digits(&self, a: &[u64]) -> Vec<u64> {
+    /// `iters` kernel calls in a chain, for benchmarks and differential
+    /// tests: x = a, then x = amm(x, b) (`b` Some) or x = amm(x, x) (None,
+    /// a square as the exponentiation computes it), each output fed back;
+    /// returns x as s normalised digits. Inputs as in
+    /// [`Avx2Modulus::amm_digits`].
+    pub fn chain_digits(&self, a: &[u64], b: Option<&[u64]>, iters: usize) -> Vec<u64> {
         let s = self.digits();
-        assert!(a.len() == s);
-        let (mut x, mut out) = (Operand::zero(self.v), Operand::zero(self.v));
+        assert!(a.len() == s && b.is_none_or(|b| b.len() == s));
+        let (mut x, mut y) = (Operand::zero(self.v), Operand::zero(self.v));
         x.set(a);
-        let mut diag = Zeroizing::new(vec![0u64; 8 * self.v]);
-        self.sqr(&mut out, &x, &mut diag);
-        self.checked_digits(&out)
+        let g = b.map(|b| {
+            let mut g = Operand::zero(self.v);
+            g.set(b);
+            g
+        });
+        for _ in 0..iters {
+            match &g {
+                Some(g) => self.amm(&mut y, &x, g),
+                None => self.square(&mut y, &x),
+            }
+            core::mem::swap(&mut x, &mut y);
+        }
+        self.checked_digits(&x)
     }
 
     /// A kernel output's s digits, carried, after checking its layout: the
@@ -277,25 +289,12 @@ impl Avx2Modulus {
         digits
     }
 
-    /// `out = amm(a, a)` by the dedicated squaring; `diag` is its scratch
-    /// (8 v words, left holding secret squares: the caller wipes it).
-    fn sqr(&self, out: &mut Operand, a: &Operand, diag: &mut [u64]) {
-        let _: Avx2 = self.token;
-        let n = operand_len(self.v);
-        assert!(out.v == self.v && a.v == self.v && diag.len() == 8 * self.v);
-        assert!(out.quads.len() * 4 == n && a.quads.len() * 4 == n);
-        let kernel = sqr::instance(self.v);
-        // SAFETY: as in `amm`; `diag` has the 8 v words the squaring writes.
-        unsafe {
-            kernel(
-                out.words_mut().as_mut_ptr(),
-                a.words().as_ptr(),
-                self.m.words().as_ptr(),
-                self.md.k0,
-                self.digits(),
-                diag.as_mut_ptr(),
-            )
-        };
+    /// `out = amm(a, a)`: the product kernel with both operands `a` (a
+    /// dedicated squaring, computing the operand products above the diagonal
+    /// once, measured slower than the product at every size on Zen 3:
+    /// docs/lab/).
+    fn square(&self, out: &mut Operand, a: &Operand) {
+        self.amm(out, a, a);
     }
 
     /// `out = amm(a, b)`, the kernel behind the token.
@@ -338,7 +337,6 @@ impl Avx2Modulus {
         let mut x = Operand::zero(v);
         let mut y = Operand::zero(v);
         let mut t1 = Operand::zero(v);
-        let mut diag = Zeroizing::new(vec![0u64; 8 * v]);
         self.amm(&mut y, &self.rr, &self.one);
         table[..slots].copy_from_slice(y.digits());
         self.amm(&mut t1, &b, &self.rr);
@@ -346,7 +344,7 @@ impl Avx2Modulus {
         for k in 2..(1 << WINDOW) {
             if k % 2 == 0 {
                 x.set(&table[(k / 2) * slots..(k / 2 + 1) * slots]);
-                self.sqr(&mut y, &x, &mut diag);
+                self.square(&mut y, &x);
             } else {
                 x.set(&table[(k - 1) * slots..k * slots]);
                 self.amm(&mut y, &x, &t1);
@@ -360,7 +358,7 @@ impl Avx2Modulus {
         self.gather(&mut x, &table, window(exp, (nw - 1) * WINDOW), &mut entry);
         for w in (0..nw - 1).rev() {
             for _ in 0..WINDOW {
-                self.sqr(&mut y, &x, &mut diag);
+                self.square(&mut y, &x);
                 core::mem::swap(&mut x, &mut y);
             }
             self.gather(&mut g, &table, window(exp, w * WINDOW), &mut entry);
