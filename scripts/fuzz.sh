@@ -40,6 +40,11 @@ if ! [[ "$opt_level" =~ ^[0-3]$ ]]; then
 fi
 # cargo-fuzz builds the release profile; Cargo reads its level from here.
 export CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt_level"
+# Where the fuzz build goes: REDC_FUZZ_TARGET_DIR, default fuzz/target. A
+# directory kept outside the clone (scripts/test.sh uses one) lets a rerun on
+# the same machine reuse the dependencies' build, libFuzzer's C++ included.
+target_dir=()
+[ -z "${REDC_FUZZ_TARGET_DIR:-}" ] || target_dir=(--target-dir "$REDC_FUZZ_TARGET_DIR")
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
     if command -v rustup >/dev/null 2>&1; then
@@ -57,7 +62,7 @@ fi
 
 echo "fuzz.sh: building ${targets[*]} (nightly, sanitizer: $sanitizer, opt-level $opt_level, debug assertions)"
 for t in "${targets[@]}"; do
-    if ! out=$(cargo +nightly fuzz build -a -s "$sanitizer" "$t" 2>&1); then
+    if ! out=$(cargo +nightly fuzz build "${target_dir[@]}" -a -s "$sanitizer" "$t" 2>&1); then
         echo "$out" | tail -n 30 >&2
         echo "fuzz.sh: building $t failed" >&2
         exit 2
@@ -70,7 +75,7 @@ for t in "${targets[@]}"; do
     log="artifacts/$t/last-run.log"
     rm -f "artifacts/$t"/crash-* "artifacts/$t"/timeout-* "artifacts/$t"/oom-* "artifacts/$t"/leak-*
     status=0
-    cargo +nightly fuzz run -a -s "$sanitizer" "$t" "corpus/$t" "seeds/$t" -- \
+    cargo +nightly fuzz run "${target_dir[@]}" -a -s "$sanitizer" "$t" "corpus/$t" "seeds/$t" -- \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         >"$log" 2>&1 || status=$?
     runs=$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
