@@ -753,7 +753,7 @@ mod bench {
     }
 
     /// Microbenchmarks for `widths` (x86-64 with AVX-512 only).
-    // AVX-512 intrinsics are stable since 1.89 (the workspace says 1.85; see arch/x86_64/ifma.rs).
+    // AVX-512 intrinsics are stable since 1.89 (the workspace says 1.85; see arch/x86_64/ifma/mod.rs).
     #[allow(unsafe_code, clippy::incompatible_msrv, clippy::missing_safety_doc)]
     mod width {
         use core::arch::x86_64::*;

@@ -132,7 +132,7 @@ impl Drop for Modulus52 {
 }
 
 /// The quotient-pipelined form of a modulus m (the dual IFMA kernel's
-/// "Quotient pipelining", `arch::x86_64::ifma`): M = m s with
+/// "Quotient pipelining", `arch::x86_64::ifma::pipelined`): M = m s with
 /// s = -m^-1 mod 2^104, so that M = -1 mod 2^104. Montgomery reduction mod M
 /// then takes y_i = t_0 mod 2^52 (k0 = -M^-1 mod 2^52 = 1); adding y_i M
 /// clears position i exactly (its carry out is t_0 >> 52) and otherwise

@@ -1,5 +1,5 @@
 //! Many private operations at once: each operation's exponentiations run in
-//! two lanes (p and q) of the eight-lane IFMA kernel (`arch::x86_64::ifma_mb8`),
+//! two lanes (p and q) of the eight-lane IFMA kernel (`arch::x86_64::ifma::mb8`),
 //! four operations per kernel run, with no dependency chain between lanes.
 //! Everything else stays per operation: its own blinding factor, its own
 //! Garner step and unblinding, its own fault check (a fault in one lane fails

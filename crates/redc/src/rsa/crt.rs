@@ -258,7 +258,7 @@ impl Crt {
             v[..e.len()].copy_from_slice(e);
             v
         };
-        use crate::arch::x86_64::ifma_mb8::LANES;
+        use crate::arch::x86_64::ifma::mb8::LANES;
         let mut exps: Vec<Secret> = Vec::with_capacity(LANES);
         // The lanes of `halves_mb8`: p and q of operation k, unused lanes
         // repeating operation 0.
@@ -303,11 +303,11 @@ impl Crt {
     fn halves_mb8(
         ops: &[(&Crt, &Halves)],
         run: impl FnOnce(
-            [&Modulus52; crate::arch::x86_64::ifma_mb8::LANES],
-            [&[u64]; crate::arch::x86_64::ifma_mb8::LANES],
+            [&Modulus52; crate::arch::x86_64::ifma::mb8::LANES],
+            [&[u64]; crate::arch::x86_64::ifma::mb8::LANES],
         ) -> Option<Vec<Vec<u64>>>,
     ) -> Option<Vec<Halves>> {
-        use crate::arch::x86_64::ifma_mb8::LANES;
+        use crate::arch::x86_64::ifma::mb8::LANES;
         if ops.is_empty() || 2 * ops.len() > LANES {
             return None;
         }

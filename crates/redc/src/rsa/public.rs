@@ -277,7 +277,7 @@ impl RsaPublicKey {
         let mut out: Vec<Option<Vec<u64>>> = vec![None; ops.len()];
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::arch::x86_64::{self as x86, ifma_mb8};
+            use crate::arch::x86_64::{self as x86, ifma};
             // Operations by (digit count, exponent), in input order.
             type Class<'a> = (usize, &'a [u64]);
             let mut groups: Vec<(Class<'_>, Vec<usize>)> = Vec::new();
@@ -293,7 +293,7 @@ impl RsaPublicKey {
             }
             for ((_, e), members) in groups {
                 for run in members
-                    .chunks(ifma_mb8::LANES)
+                    .chunks(ifma::mb8::LANES)
                     .filter(|r| r.len() >= MB8_MIN_LANES)
                 {
                     // Unused lanes repeat the run's first operation.

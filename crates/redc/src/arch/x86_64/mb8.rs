@@ -1,4 +1,4 @@
-//! The eight-lane driver ([`super::ifma_mb8`]): eight exponentiations at
+//! The eight-lane driver ([`super::ifma::mb8`]): eight exponentiations at
 //! once, one per lane (batch signing), and Montgomery's simultaneous
 //! inversion in eight chains. Constant time in bases, exponents and moduli.
 
@@ -11,10 +11,10 @@ use super::*;
 /// Whether the eight-lane kernel has an instance for `d` digits (see
 /// `with_mb8_digits`).
 pub fn mb8_runs(d: usize) -> bool {
-    (1..=ifma_mb8::MAX_D).contains(&d) && (d.is_multiple_of(4) || d == 30)
+    (1..=ifma::mb8::MAX_D).contains(&d) && (d.is_multiple_of(4) || d == 30)
 }
 
-/// Eight exponentiations at once on the eight-lane kernel ([`ifma_mb8`]):
+/// Eight exponentiations at once on the eight-lane kernel ([`ifma::mb8`]):
 /// `bases[l]^exps[l] mod moduli[l]`, each fully reduced in its modulus's
 /// trimmed limb count. All moduli need the same digit count (at most 40, a
 /// multiple of 4 or 30: see `with_mb8_digits`) and
@@ -22,9 +22,9 @@ pub fn mb8_runs(d: usize) -> bool {
 /// Constant time in bases, exponents and moduli. None when IFMA is
 /// unavailable or the sizes differ.
 pub fn pow_mb8(
-    moduli: [&Modulus52; ifma_mb8::LANES],
-    bases: [&[u64]; ifma_mb8::LANES],
-    exps: [&[u64]; ifma_mb8::LANES],
+    moduli: [&Modulus52; ifma::mb8::LANES],
+    bases: [&[u64]; ifma::mb8::LANES],
+    exps: [&[u64]; ifma::mb8::LANES],
 ) -> Option<Vec<Vec<u64>>> {
     if exps.iter().any(|e| e.len() != exps[0].len()) {
         return None;
@@ -34,12 +34,12 @@ pub fn pow_mb8(
 
 /// [`pow_mb8`] of the bases times per-lane factors (blinding factors, each
 /// below its modulus): `(bases[l] factors[l])^exps[l] mod moduli[l]`, the
-/// factor entering inside the kernel ([`ifma_mb8::pow`]).
+/// factor entering inside the kernel ([`ifma::mb8::pow`]).
 pub fn pow_mb8_blinded(
-    moduli: [&Modulus52; ifma_mb8::LANES],
-    bases: [&[u64]; ifma_mb8::LANES],
-    factors: [&[u64]; ifma_mb8::LANES],
-    exps: [&[u64]; ifma_mb8::LANES],
+    moduli: [&Modulus52; ifma::mb8::LANES],
+    bases: [&[u64]; ifma::mb8::LANES],
+    factors: [&[u64]; ifma::mb8::LANES],
+    exps: [&[u64]; ifma::mb8::LANES],
 ) -> Option<Vec<Vec<u64>>> {
     if exps.iter().any(|e| e.len() != exps[0].len()) {
         return None;
@@ -48,11 +48,11 @@ pub fn pow_mb8_blinded(
 }
 
 /// [`pow_mb8`] with one PUBLIC exponent for every lane (its bits choose the
-/// steps, [`ifma_mb8::pow_public`]): `bases[l]^e mod moduli[l]`. Constant
+/// steps, [`ifma::mb8::pow_public`]): `bases[l]^e mod moduli[l]`. Constant
 /// time in the bases and moduli.
 pub fn pow_public_mb8(
-    moduli: [&Modulus52; ifma_mb8::LANES],
-    bases: [&[u64]; ifma_mb8::LANES],
+    moduli: [&Modulus52; ifma::mb8::LANES],
+    bases: [&[u64]; ifma::mb8::LANES],
     e: &[u64],
 ) -> Option<Vec<Vec<u64>>> {
     run_mb8(moduli, bases, None, Mb8Exponent::Public(e))
@@ -61,16 +61,16 @@ pub fn pow_public_mb8(
 /// The exponent(s) of an eight-lane run.
 enum Mb8Exponent<'a> {
     /// One per lane, secret bits (fixed windows).
-    Secret(&'a [&'a [u64]; ifma_mb8::LANES]),
+    Secret(&'a [&'a [u64]; ifma::mb8::LANES]),
     /// One for all lanes, public bits (binary, by its bits).
     Public(&'a [u64]),
 }
 
 /// Eight values in u64 limbs (each below its lane's modulus, D digits'
 /// worth) as one eight-lane operand; the digit copies are wiped.
-fn mb8_in<const D: usize>(vals: [&[u64]; ifma_mb8::LANES]) -> ifma_mb8::Mb8<D> {
+fn mb8_in<const D: usize>(vals: [&[u64]; ifma::mb8::LANES]) -> ifma::mb8::Mb8<D> {
     let mut digits = vals.map(|v| portable52::to_digits(v, D));
-    let x = ifma_mb8::Mb8::<D>::from_lanes(&digits.each_ref().map(|v| &v[..]));
+    let x = ifma::mb8::Mb8::<D>::from_lanes(&digits.each_ref().map(|v| &v[..]));
     for v in digits.iter_mut() {
         v.zeroize();
     }
@@ -79,7 +79,7 @@ fn mb8_in<const D: usize>(vals: [&[u64]; ifma_mb8::LANES]) -> ifma_mb8::Mb8<D> {
 
 /// Lane `l` of `y` (below 2m) fully reduced mod `m`, in m's limb count; the
 /// digit copy is wiped.
-fn mb8_out<const D: usize>(y: &ifma_mb8::Mb8<D>, l: usize, m: &Modulus52) -> Vec<u64> {
+fn mb8_out<const D: usize>(y: &ifma::mb8::Mb8<D>, l: usize, m: &Modulus52) -> Vec<u64> {
     let mut v = y.lane(l);
     portable52::final_reduce(m, &mut v);
     let r = portable52::from_digits(&v, m.limbs.len());
@@ -90,9 +90,9 @@ fn mb8_out<const D: usize>(y: &ifma_mb8::Mb8<D>, l: usize, m: &Modulus52) -> Vec
 /// The set-up and tear-down both eight-lane powers share: digits in, the
 /// kernel, each lane fully reduced and back in u64 limbs, every copy wiped.
 fn run_mb8(
-    moduli: [&Modulus52; ifma_mb8::LANES],
-    bases: [&[u64]; ifma_mb8::LANES],
-    factors: Option<[&[u64]; ifma_mb8::LANES]>,
+    moduli: [&Modulus52; ifma::mb8::LANES],
+    bases: [&[u64]; ifma::mb8::LANES],
+    factors: Option<[&[u64]; ifma::mb8::LANES]>,
     exp: Mb8Exponent<'_>,
 ) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].d;
@@ -106,17 +106,17 @@ fn run_mb8(
         check_base_len(m, f);
     }
     Some(with_mb8_digits!(d, D => {
-        let mm = ifma_mb8::Mb8Mod::<D>::new(moduli);
+        let mm = ifma::mb8::Mb8Mod::<D>::new(moduli);
         let mut base = mb8_in::<D>(bases);
         let mut factor = factors.map(mb8_in::<D>);
         // SAFETY: ifma_available() was checked above.
         let mut y = unsafe {
             match exp {
-                Mb8Exponent::Secret(exps) => ifma_mb8::pow::<D>(&mm, &base, factor.as_ref(), exps),
-                Mb8Exponent::Public(e) => ifma_mb8::pow_public::<D>(&mm, &base, e),
+                Mb8Exponent::Secret(exps) => ifma::mb8::pow::<D>(&mm, &base, factor.as_ref(), exps),
+                Mb8Exponent::Public(e) => ifma::mb8::pow_public::<D>(&mm, &base, e),
             }
         };
-        let out = (0..ifma_mb8::LANES).map(|l| mb8_out(&y, l, moduli[l])).collect();
+        let out = (0..ifma::mb8::LANES).map(|l| mb8_out(&y, l, moduli[l])).collect();
         base.zeroize();
         factor.zeroize();
         y.zeroize();
@@ -153,12 +153,12 @@ pub fn invert_many_mb8(
     for x in xs.iter().chain([&scale]) {
         check_base_len(m, x);
     }
-    const L: usize = ifma_mb8::LANES;
+    const L: usize = ifma::mb8::LANES;
     let rounds = xs.len().div_ceil(L);
     with_mb8_digits!(d, D => {
-        use ifma_mb8::{Mb8, amm_scratch};
-        let mm = ifma_mb8::Mb8Mod::<D>::new([m; L]);
-        let mut sc = ifma_mb8::Scratch::new();
+        use ifma::mb8::{Mb8, amm_scratch};
+        let mm = ifma::mb8::Mb8Mod::<D>::new([m; L]);
+        let mut sc = ifma::mb8::Scratch::new();
         let mut one = Mb8::<D>::ZERO;
         one.0[0] = [1; L];
         // SAFETY (every amm_scratch below): ifma_available() was checked above.

@@ -4,9 +4,12 @@
 //!   squaring on 512-bit IFMA with the two CRT halves interleaved lane by
 //!   lane, and the dual constant-time fixed-window exponentiation. Portable
 //!   twin: [`crate::arch::portable52`].
-//! - [`ifma_single`]: the same product for ONE public modulus, eight digits
-//!   a register (up to 80 digits): public-exponent work (verification).
-//! - [`ifma_mb8`]: eight independent products, one per lane (batch signing).
+//!   In the same folder, one kernel form per file:
+//!   - [`ifma::single`]: the same product for ONE public modulus, eight
+//!     digits a register (up to 80 digits): public-exponent work
+//!     (verification).
+//!   - [`ifma::mb8`]: eight independent products, one per lane (batch
+//!     signing).
 //! - [`adx`]: scalar Montgomery multiplication and squaring with MULX and the
 //!   two carry chains ADCX/ADOX, with the `mont::Kernel` signature. Portable
 //!   twin: [`crate::mont::fips`].
@@ -26,7 +29,7 @@ macro_rules! ld {
 }
 
 /// The N part of step i = G g + S of the IFMA kernels' operand scanning
-/// (`ifma`: G = 4 digit positions a register, `ifma_single`: G = 8; `$LAST`
+/// (`ifma`: G = 4 digit positions a register, `ifma::single`: G = 8; `$LAST`
 /// = G - 1), with quotient digit `y`: n_j y at positions i + j (lo) and
 /// i + j + 1 (hi), into the window `$st.wn` from the modulus rows
 /// `$m.nsh` shifted by S and S + 1. `$off` = -1 (S = `$LAST` only: the
@@ -80,8 +83,6 @@ pub mod adx;
 pub mod avx2;
 pub mod cpu;
 pub mod ifma;
-pub mod ifma_mb8;
-pub mod ifma_single;
 
 use std::sync::OnceLock;
 

@@ -175,7 +175,7 @@ fn amm52_dual_in(
     }))
 }
 
-/// One single-modulus almost-Montgomery product ([`ifma_single`]) on
+/// One single-modulus almost-Montgomery product ([`ifma::single`]) on
 /// radix-2^52 digit vectors of length d (the modulus's digit count for that
 /// kernel, a multiple of 8: `Modulus52::with_digit_multiple(n, 8)`), repeated
 /// `iters` times with the output fed back as the a operand. For differential
@@ -196,7 +196,7 @@ pub fn sqr52_single(n: &[u64], a: &[u64], iters: usize) -> Option<Vec<u64>> {
 fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<Vec<u64>> {
     let md = Modulus52::with_digit_multiple(n, 8)?;
     let (d, nr) = (md.d, md.d / 8);
-    if !ifma_available() || nr == 0 || nr > ifma_single::MAX_NR || iters == 0 {
+    if !ifma_available() || nr == 0 || nr > ifma::single::MAX_NR || iters == 0 {
         return None;
     }
     if [Some(a), b]
@@ -207,17 +207,17 @@ fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<V
         return None;
     }
     Some(with_nr!(nr, NR => {
-        let m = ifma_single::SingleMod::<NR>::new(&md);
-        let mut x = ifma_single::Digits::<NR>::from_slice(a);
-        let b = b.map(ifma_single::Digits::<NR>::from_slice);
-        let mut y = ifma_single::Digits::<NR>::ZERO;
-        let mut scratch = ifma_single::AScratch::<NR>::ZERO;
+        let m = ifma::single::SingleMod::<NR>::new(&md);
+        let mut x = ifma::single::Digits::<NR>::from_slice(a);
+        let b = b.map(ifma::single::Digits::<NR>::from_slice);
+        let mut y = ifma::single::Digits::<NR>::ZERO;
+        let mut scratch = ifma::single::AScratch::<NR>::ZERO;
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
             unsafe {
                 match &b {
-                    Some(b) => ifma_single::amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
-                    None => ifma_single::sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
+                    Some(b) => ifma::single::amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
+                    None => ifma::single::sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
                 }
             };
             x = y;
@@ -227,14 +227,14 @@ fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<V
     }))
 }
 
-/// One eight-lane almost-Montgomery product ([`ifma_mb8::amm`]) per lane on
+/// One eight-lane almost-Montgomery product ([`ifma::mb8::amm`]) per lane on
 /// radix-2^52 digit vectors of each modulus's digit count d (the same for
 /// all), for differential tests and benchmarks, repeated `iters` times with
 /// the output fed back as a. None on wrong lengths or without IFMA.
 pub fn amm52_mb8(
-    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
-    a: [&[u64]; ifma_mb8::LANES],
-    b: [&[u64]; ifma_mb8::LANES],
+    moduli: [&Ifma52Modulus; ifma::mb8::LANES],
+    a: [&[u64]; ifma::mb8::LANES],
+    b: [&[u64]; ifma::mb8::LANES],
     iters: usize,
 ) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].m.d;
@@ -249,26 +249,26 @@ pub fn amm52_mb8(
     }
     Some(with_nr!(d / 4, NR => {
         const D: usize = 4 * NR;
-        let mm = ifma_mb8::Mb8Mod::<D>::new(moduli.map(|m| &m.m));
-        let mut x = ifma_mb8::Mb8::<D>::from_lanes(&a);
-        let b = ifma_mb8::Mb8::<D>::from_lanes(&b);
-        let mut y = ifma_mb8::Mb8::<D>::ZERO;
+        let mm = ifma::mb8::Mb8Mod::<D>::new(moduli.map(|m| &m.m));
+        let mut x = ifma::mb8::Mb8::<D>::from_lanes(&a);
+        let b = ifma::mb8::Mb8::<D>::from_lanes(&b);
+        let mut y = ifma::mb8::Mb8::<D>::ZERO;
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
-            unsafe { ifma_mb8::amm::<D>(&mut y, &x, &b, &mm) };
+            unsafe { ifma::mb8::amm::<D>(&mut y, &x, &b, &mm) };
             x = y;
         }
-        (0..ifma_mb8::LANES).map(|l| x.lane(l)).collect()
+        (0..ifma::mb8::LANES).map(|l| x.lane(l)).collect()
     }))
 }
 
-/// Eight-lane dedicated squarings ([`ifma_mb8::sqr`] up to
-/// [`ifma_mb8::REG_MAX_D`] digits, [`ifma_mb8::sqr_cols`] above) repeated
+/// Eight-lane dedicated squarings ([`ifma::mb8::sqr`] up to
+/// [`ifma::mb8::REG_MAX_D`] digits, [`ifma::mb8::sqr_cols`] above) repeated
 /// `iters` times (a -> a^2 R^-1), for differential tests and benchmarks.
 /// None on wrong lengths or without IFMA.
 pub fn sqr52_mb8(
-    moduli: [&Ifma52Modulus; ifma_mb8::LANES],
-    a: [&[u64]; ifma_mb8::LANES],
+    moduli: [&Ifma52Modulus; ifma::mb8::LANES],
+    a: [&[u64]; ifma::mb8::LANES],
     iters: usize,
 ) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].m.d;
@@ -282,15 +282,15 @@ pub fn sqr52_mb8(
     }
     Some(with_nr!(d / 4, NR => {
         const D: usize = 4 * NR;
-        let mm = ifma_mb8::Mb8Mod::<D>::new(moduli.map(|m| &m.m));
-        let mut x = ifma_mb8::Mb8::<D>::from_lanes(&a);
-        let mut y = ifma_mb8::Mb8::<D>::ZERO;
-        let mut scratch = ifma_mb8::Scratch::new();
+        let mm = ifma::mb8::Mb8Mod::<D>::new(moduli.map(|m| &m.m));
+        let mut x = ifma::mb8::Mb8::<D>::from_lanes(&a);
+        let mut y = ifma::mb8::Mb8::<D>::ZERO;
+        let mut scratch = ifma::mb8::Scratch::new();
         for _ in 0..iters {
             // SAFETY: ifma_available() was checked above.
-            unsafe { ifma_mb8::sqr_any::<D>(&mut y, &x, &mm, &mut scratch) };
+            unsafe { ifma::mb8::sqr_any::<D>(&mut y, &x, &mm, &mut scratch) };
             x = y;
         }
-        (0..ifma_mb8::LANES).map(|l| x.lane(l)).collect()
+        (0..ifma::mb8::LANES).map(|l| x.lane(l)).collect()
     }))
 }

@@ -1,5 +1,5 @@
 //! [`SingleKey`]: one PUBLIC modulus's tables for the single-modulus IFMA
-//! kernel ([`super::ifma_single`]), eight digits a register, for
+//! kernel ([`super::ifma::single`]), eight digits a register, for
 //! public-exponent work (verification). Built once per public key.
 
 use zeroize::Zeroize;
@@ -9,7 +9,7 @@ use crate::arch::portable52::{self, Modulus52};
 use super::*;
 
 /// A PUBLIC modulus prepared for the single-modulus IFMA kernel
-/// ([`ifma_single`]: eight digits a register, up to 80 digits, i.e. moduli up
+/// ([`ifma::single`]: eight digits a register, up to 80 digits, i.e. moduli up
 /// to 4158 bits): public-exponent work on it (verification, encryption).
 pub struct SingleKey {
     tables: Box<dyn SingleTables>,
@@ -26,7 +26,7 @@ trait SingleTables: Send + Sync {
 }
 
 struct Single<const NR: usize> {
-    m: ifma_single::SingleMod<NR>,
+    m: ifma::single::SingleMod<NR>,
     md: Modulus52,
 }
 
@@ -35,9 +35,9 @@ impl<const NR: usize> SingleTables for Single<NR> {
         check_base_len(&self.md, base);
         let d = self.md.d;
         let mut dg = portable52::to_digits(base, d);
-        let mut b = ifma_single::Digits::<NR>::from_slice(&dg);
+        let mut b = ifma::single::Digits::<NR>::from_slice(&dg);
         // SAFETY: a `SingleKey` exists only where ifma_available() held at its creation.
-        let mut y = unsafe { ifma_single::pow_public::<NR>(&self.m, &b, exp) };
+        let mut y = unsafe { ifma::single::pow_public::<NR>(&self.m, &b, exp) };
         let mut yd = y.to_vec(d);
         portable52::final_reduce(&self.md, &mut yd);
         let out = portable52::from_digits(&yd, self.md.limbs.len());
@@ -58,11 +58,11 @@ impl SingleKey {
         }
         let md = Modulus52::with_digit_multiple(n, 8)?;
         let nr = md.d / 8;
-        if nr == 0 || nr > ifma_single::MAX_NR {
+        if nr == 0 || nr > ifma::single::MAX_NR {
             return None;
         }
         let tables: Box<dyn SingleTables> = with_nr!(nr, NR => Box::new(Single::<NR> {
-            m: ifma_single::SingleMod::new(&md),
+            m: ifma::single::SingleMod::new(&md),
             md,
         }));
         Some(SingleKey { tables })

@@ -3,7 +3,7 @@
 //! exponentiation built on it (RSA verification and encryption: the modulus
 //! and the exponent are public, the base may be secret).
 //!
-//! The dual kernel ([`super::ifma`]) spends half its lanes on a second
+//! The dual kernel ([`super`]) spends half its lanes on a second
 //! modulus; for a single modulus it would run both halves equal, doing every
 //! product twice and holding at most 40 digits. Here lane k of register r is
 //! digit 8r + k of the one operand: half the IFMAs of the dual kernel at the
@@ -502,7 +502,7 @@ fn amm_any<const NR: usize, const SQR: bool>(
             // Hide the loop invariance of the modulus rows from the optimiser: hoisted
             // out of the loop they are copied to the stack on every product (3.5 KiB at
             // 40 digits).
-            let m = super::ifma::opaque(m, g);
+            let m = super::opaque(m, g);
             step!(0, 7, -1, g, st, ash, b, m, NR, SQR, late);
             step!(1, 0, 0, g, st, ash, b, m, NR, SQR, late);
             step!(2, 1, 0, g, st, ash, b, m, NR, SQR, late);
@@ -538,7 +538,7 @@ fn amm_any<const NR: usize, const SQR: bool>(
     }
     if late {
         // The last step's N part (the window has slid past its group).
-        let m_last = super::ifma::opaque(m, NR);
+        let m_last = super::opaque(m, NR);
         n_part!(7, 7, -1, st, st.y_prev, m_last, NR);
     }
     // Positions d..2d-1 without the bias, plus the carry out of position d - 1.
