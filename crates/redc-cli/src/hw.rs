@@ -475,7 +475,7 @@ fn reproduce_cmd(args: &ReproduceArgs) -> Result<(), String> {
         let arr: Vec<serde_json::Value> = rows
             .iter()
             .map(|r| {
-                json!({
+                let mut v = json!({
                     "paper": r.paper,
                     "table": r.table,
                     "row": r.row,
@@ -486,7 +486,15 @@ fn reproduce_cmd(args: &ReproduceArgs) -> Result<(), String> {
                     "within_2pct": r.within_2pct(),
                     "paper_source": r.source.name(),
                     "same_formula": r.same_formula,
-                })
+                });
+                // The model's further counts behind a row (003's Karatsuba
+                // rows), only where there are some.
+                if !r.detail.is_empty() {
+                    let detail: serde_json::Map<String, serde_json::Value> =
+                        r.detail.iter().map(|&(k, x)| (k.to_string(), json!(x))).collect();
+                    v["detail"] = serde_json::Value::Object(detail);
+                }
+                v
             })
             .collect();
         crate::outln(&serde_json::Value::Array(arr).to_string());
@@ -512,6 +520,18 @@ fn reproduce_cmd(args: &ReproduceArgs) -> Result<(), String> {
             fmt_num(r.model_value),
             r.ratio()
         ));
+    }
+    for r in rows.iter().filter(|r| !r.detail.is_empty()) {
+        // Not at the start of a line: table rows are the lines starting "00".
+        crate::outln(&format!(
+            "model detail, {} {}, {}:",
+            paper_name(r.paper),
+            r.table,
+            r.row
+        ));
+        for (name, x) in &r.detail {
+            crate::outln(&format!("  {name} = {}", fmt_num(*x)));
+        }
     }
     crate::outln("* outside 2%: see docs/HARDWARE.md for the cause");
     crate::outln(

@@ -467,6 +467,18 @@ fn reproduce_plot_writes_an_svg() {
     assert!(rows > 10, "{table}");
     // Papers by their authors: a clone has no seed files to name.
     assert!(!table.contains(".txt") && table.contains("McIvor"), "{table}");
+    // 003 section 9's Karatsuba row, and the model's counts behind it.
+    assert!(
+        table
+            .lines()
+            .any(|l| l.starts_with("003") && l.contains("Karatsuba multiplication")),
+        "{table}"
+    );
+    assert!(
+        table.contains("  schoolbook_muls_per_digit_product = 4\n")
+            && table.contains("  karatsuba_muls_per_digit_product = 3\n"),
+        "{table}"
+    );
     let text = std::fs::read_to_string(&svg).unwrap();
     // The paper's figure against the model's, the agreement line, and the
     // stamp that says where the image came from.
@@ -528,4 +540,55 @@ fn text_output_marks_hexadecimal_numbers() {
     let o = redc(&json_args);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["result"], format!("{want:x}"));
+}
+
+/// `redc hw reproduce --json`: 003 section 9's Karatsuba row at 512-bit
+/// keys beside the paper's 1.22, with the model's counts under `detail`
+/// (4 against 3 multiplies per 64x64 digit product, 528 / 544 / 408
+/// multiplies per 512-bit Montgomery product); the other rows keep their
+/// fields and have no `detail`.
+#[test]
+fn reproduce_json_has_the_karatsuba_row() {
+    let v = json(&redc(&["hw", "reproduce", "--json"]));
+    let rows = v.as_array().expect("an array of rows");
+    let k = rows
+        .iter()
+        .find(|r| {
+            r["table"] == "section 9"
+                && r["row"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with("Karatsuba") && s.contains("512-bit"))
+        })
+        .expect("the Karatsuba row");
+    assert_eq!(k["paper_value"], 1.22);
+    assert_eq!(k["paper_source"], "printed");
+    assert!(k["same_formula"].is_null());
+    assert_eq!(k["within_2pct"], true, "{k}");
+    let d = &k["detail"];
+    assert_eq!(d["schoolbook_muls_per_digit_product"], 4.0, "{d}");
+    assert_eq!(d["karatsuba_muls_per_digit_product"], 3.0, "{d}");
+    assert_eq!(d["radix32_muls"], 528.0, "{d}");
+    assert_eq!(d["radix64_schoolbook_muls"], 544.0, "{d}");
+    assert_eq!(d["radix64_karatsuba_muls"], 408.0, "{d}");
+    let ratio = d["radix32_cycles"].as_f64().unwrap() / d["radix64_karatsuba_cycles"].as_f64().unwrap();
+    assert_eq!(k["model_value"].as_f64(), Some(ratio));
+    for key in [
+        "paper",
+        "table",
+        "row",
+        "quantity",
+        "paper_value",
+        "model_value",
+        "ratio",
+        "within_2pct",
+        "paper_source",
+        "same_formula",
+    ] {
+        assert!(rows.iter().all(|r| r.get(key).is_some()), "{key}");
+    }
+    assert!(
+        rows.iter()
+            .filter(|r| r.get("detail").is_some())
+            .all(|r| r["row"].as_str().is_some_and(|s| s.starts_with("Karatsuba")))
+    );
 }

@@ -17,6 +17,7 @@
 //! | [`euclid`] | 003 Alg. 4 | bit-serial Euclidean reduction used by the post-processing units |
 //! | [`qpipe`] | 003 Alg. 6, §8.2 | radix-2^p Hensel product with quotient pipelining of depth d |
 //! | [`carry`] | 003 §8.1 | the asynchronous carry-completion adder |
+//! | [`karatsuba_digit`] | 003 §7.1, §9 | 64 x 64 digit products from 32 x 32 multiplies, schoolbook and Karatsuba, counted in Alg. 6 |
 //! | [`window`] | 003 §4.2 | β-ary exponentiation with odd powers, product counting |
 //! | [`reproduce`] | all | the papers' table rows against the models |
 //!
@@ -33,6 +34,7 @@ pub mod csa_mont;
 pub mod euclid;
 pub mod formulas;
 pub mod hrm;
+pub mod karatsuba_digit;
 pub mod qpipe;
 pub mod reproduce;
 pub mod rtl;
