@@ -348,9 +348,6 @@ mod bench {
         }
     }
 
-    /// `kernel_bench widths`: the measurements behind the choice of 512-bit
-    /// registers: IFMA throughput (independent accumulators) and the latency of
-    /// IFMA alone and of IFMA plus one shuffle, for zmm and ymm.
     /// The AVX2 family's product (as a product and as a square) against the
     /// MULX/ADX kernels, per modulus size, in ns per call (best of the
     /// rounds, the four candidates interleaved in every round).
@@ -412,6 +409,9 @@ mod bench {
         }
     }
 
+    /// `kernel_bench widths`: the measurements behind the choice of 512-bit
+    /// registers: IFMA throughput (independent accumulators) and the latency of
+    /// IFMA alone and of IFMA plus one shuffle, for zmm and ymm.
     fn widths() {
         if !x86::ifma_available() || !std::is_x86_feature_detected!("avx512vl") {
             println!("widths: needs AVX-512 IFMA and VL");

@@ -233,17 +233,7 @@ impl Avx2Modulus {
     /// given as s normalised digits, returned as s normalised digits (the
     /// kernel's output carried). Panics on other lengths.
     pub fn amm_digits(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
-        let s = self.digits();
-        assert!(a.len() == s && b.len() == s);
-        let (mut x, mut y, mut out) = (
-            Operand::zero(self.v),
-            Operand::zero(self.v),
-            Operand::zero(self.v),
-        );
-        x.set(a);
-        y.set(b);
-        self.amm(&mut out, &x, &y);
-        self.checked_digits(&out)
+        self.chain_digits(a, Some(b), 1)
     }
 
     /// `iters` kernel calls in a chain, for benchmarks and differential
