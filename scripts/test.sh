@@ -44,6 +44,10 @@ export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # CI's time goes.
 step() { echo "test.sh: [${SECONDS}s] $*" >&2; }
 
+# Builds kept outside the clone, for a rerun on the same machine: the Python
+# virtualenv and the fuzz build (REDC_PY_CACHE, default ~/.cache/redc).
+redc_cache="${REDC_PY_CACHE:-$HOME/.cache/redc}"
+
 # OpenSSL 3.0's and 3.5's evp_test, for the provider's run of OpenSSL's RSA
 # test data (crates/redc-provider/tests/evp_test.rs), built in the
 # background while cargo builds (a few minutes each, once per machine:
@@ -90,7 +94,7 @@ fi
 # profile would not do: `cargo rustc --profile test` builds a test-harness
 # executable, which Python cannot load.
 step "the Python package"
-py_venv="${REDC_PY_CACHE:-$HOME/.cache/redc}/pyvenv"
+py_venv="$redc_cache/pyvenv"
 [ -x "$py_venv/bin/python" ] || python3 -m venv "$py_venv"
 "$py_venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     "maturin>=1.5,<2" pytest cryptography PyJWT
@@ -165,7 +169,7 @@ step "fuzzing"
 # Its build goes to a directory kept outside the clone (beside the Python
 # virtualenv), so a rerun on the same machine compiles only redc's crates.
 REDC_FUZZ_SANITIZER="${REDC_FUZZ_SANITIZER:-none}" REDC_FUZZ_OPT_LEVEL="${REDC_FUZZ_OPT_LEVEL:-1}" \
-    REDC_FUZZ_TARGET_DIR="${REDC_FUZZ_TARGET_DIR:-${REDC_PY_CACHE:-$HOME/.cache/redc}/fuzz-target}" \
+    REDC_FUZZ_TARGET_DIR="${REDC_FUZZ_TARGET_DIR:-$redc_cache/fuzz-target}" \
     bash scripts/fuzz.sh "${REDC_FUZZ_SECONDS:-5}"
 # Constant-time audit of the private operation under valgrind memcheck
 # (secrets marked undefined; any branch or address on them fails it).
