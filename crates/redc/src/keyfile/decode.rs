@@ -150,7 +150,13 @@ pub fn decode_public_key_with_passphrase(
     plain_rsa(decode_public_key_info(input, pass)?)
 }
 
+/// Every reader's core; the stack it used (a decrypted key's bytes, the
+/// passphrase's derived key) is wiped before it returns ([`crate::scrub`]).
 fn decode_any(input: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
+    crate::scrub::scrubbed(|| decode_any_in(input, pass))
+}
+
+fn decode_any_in(input: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
     if let Some(start) = find(input, b"-----BEGIN ") {
         // The first block only, as OpenSSL reads it: text before and after
         // (explanatory text, a certificate) is ignored.

@@ -130,6 +130,16 @@ pub fn encode_private_key_info(
     format: PrivateKeyFormat,
     encoding: Encoding,
 ) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    crate::scrub::scrubbed(|| encode_private_key_info_in(c, alg, format, encoding))
+}
+
+/// [`encode_private_key_info`] inside the caller's stack scrub.
+fn encode_private_key_info_in(
+    c: &RsaPrivateComponents,
+    alg: KeyAlgorithm,
+    format: PrivateKeyFormat,
+    encoding: Encoding,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
     let pkcs1 = pkcs1_private_der(c)?;
     let (doc, label) = match format {
         PrivateKeyFormat::Pkcs1 => match alg {
@@ -246,6 +256,21 @@ pub fn encode_private_key_encrypted<R: rand_core::TryCryptoRng + ?Sized>(
 /// [`encode_private_key_info`]).
 #[allow(clippy::too_many_arguments)]
 pub fn encode_private_key_encrypted_info<R: rand_core::TryCryptoRng + ?Sized>(
+    c: &RsaPrivateComponents,
+    alg: KeyAlgorithm,
+    format: PrivateKeyFormat,
+    encoding: Encoding,
+    pass: &[u8],
+    cipher: KeyCipher,
+    kdf: KeyKdf,
+    rng: &mut R,
+) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
+    crate::scrub::scrubbed(|| encode_encrypted(c, alg, format, encoding, pass, cipher, kdf, rng))
+}
+
+/// [`encode_private_key_encrypted_info`] inside the caller's stack scrub.
+#[allow(clippy::too_many_arguments)]
+fn encode_encrypted<R: rand_core::TryCryptoRng + ?Sized>(
     c: &RsaPrivateComponents,
     alg: KeyAlgorithm,
     format: PrivateKeyFormat,

@@ -154,8 +154,17 @@ impl RsaPrivateKey {
 /// The private operation for each `(key, input)` (keys may differ), results
 /// in input order. Operations whose keys' primes share the eight-lane
 /// kernel's digit count are grouped four by four (see the module
-/// documentation); the rest run one at a time.
+/// documentation); the rest run one at a time. The stack the run used is
+/// wiped before it returns ([`crate::scrub`]), on every calling thread.
 pub fn raw_private_many<R: CryptoRng + ?Sized>(
+    rng: &mut R,
+    ops: &[(&RsaPrivateKey, &[u8])],
+) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {
+    crate::scrub::scrubbed(|| raw_private_many_in(rng, ops))
+}
+
+/// [`raw_private_many`] inside the caller's stack scrub.
+fn raw_private_many_in<R: CryptoRng + ?Sized>(
     rng: &mut R,
     ops: &[(&RsaPrivateKey, &[u8])],
 ) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {

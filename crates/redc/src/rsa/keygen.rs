@@ -89,6 +89,17 @@ pub fn generate_with_progress<R: CryptoRng + ?Sized>(
     if e & 1 == 0 || e < 3 {
         return Err(Error::InvalidExponent);
     }
+    crate::scrub::scrubbed(|| generate_checked(bits, e, rng, progress))
+}
+
+/// [`generate_with_progress`] for a checked size and exponent, inside the
+/// caller's stack scrub.
+fn generate_checked<R: CryptoRng + ?Sized>(
+    bits: usize,
+    e: u64,
+    rng: &mut R,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RsaPrivateKey, Error> {
     let (p_bits, q_bits) = (bits.div_ceil(2), bits / 2);
     for _ in 0..64 {
         progress(Progress::FirstPrime);

@@ -216,6 +216,11 @@ impl RsaPrivateKey {
     /// assert_eq!(RsaPrivateKey::from_components(bad).unwrap_err(), Error::InvalidKey("n is not p * q"));
     /// ```
     pub fn from_components(c: PrivateComponents<'_>) -> Result<RsaPrivateKey, Error> {
+        crate::scrub::scrubbed(|| Self::from_components_in(c))
+    }
+
+    /// [`RsaPrivateKey::from_components`] inside the caller's stack scrub.
+    fn from_components_in(c: PrivateComponents<'_>) -> Result<RsaPrivateKey, Error> {
         let public = RsaPublicKey::new(c.n, c.e)?;
         let n = public.engine().modulus();
         // Each prime in exactly its significant limbs, read straight into
@@ -324,10 +329,12 @@ impl RsaPrivateKey {
     /// ```
     #[doc(hidden)]
     pub fn with_backend(&self, backend: crate::exp::Backend) -> Option<RsaPrivateKey> {
-        Some(RsaPrivateKey {
-            public: self.public.with_backend(backend)?,
-            crt: self.crt.with_backend(backend)?,
-            ..self.clone()
+        crate::scrub::scrubbed(|| {
+            Some(RsaPrivateKey {
+                public: self.public.with_backend(backend)?,
+                crt: self.crt.with_backend(backend)?,
+                ..self.clone()
+            })
         })
     }
 
@@ -530,9 +537,11 @@ impl RsaPrivateKey {
         rng: &mut R,
         c: &[u64],
     ) -> Result<Secret, Error> {
-        let blind = self.blind(rng)?;
-        let (mp, mq) = self.crt.pow_private_blinded(c, &blind.re);
-        self.finish(c, &mp, &mq, &blind.unblind)
+        crate::scrub::scrubbed(|| {
+            let blind = self.blind(rng)?;
+            let (mp, mq) = self.crt.pow_private_blinded(c, &blind.re);
+            self.finish(c, &mp, &mq, &blind.unblind)
+        })
     }
 
     /// The blinding pair of one operation, for a fresh random r (from the

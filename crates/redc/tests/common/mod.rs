@@ -113,3 +113,5 @@ pub fn openssl_in(dir: &std::path::Path, args: &[&str]) -> Vec<u8> {
     );
     out.stdout
 }
+
+pub mod secrets;

@@ -32,11 +32,19 @@ impl core::fmt::Debug for DualKey {
 impl DualKey {
     /// The tables of (p, q), or None when IFMA is unavailable or p and q
     /// need different digit counts (e.g. 1024 and 1100 bits). The setup is
-    /// constant time in the primes' values.
+    /// constant time in the primes' values. The tables are built on the
+    /// stack and moved to the heap; the stack they were built on is wiped
+    /// before this returns ([`crate::scrub`]), for every caller (a key's
+    /// load, its clone, a forced backend).
     pub fn new(p: &Ifma52Modulus, q: &Ifma52Modulus) -> Option<DualKey> {
         if !ifma_available() || p.m.d != q.m.d {
             return None;
         }
+        crate::scrub::scrubbed(|| Self::build(p, q))
+    }
+
+    /// [`DualKey::new`]'s tables, inside its stack scrub.
+    fn build(p: &Ifma52Modulus, q: &Ifma52Modulus) -> Option<DualKey> {
         let pipe = match (p.m.pipelined(), q.m.pipelined()) {
             (Some(pp), Some(pq)) => Some((pp, pq)),
             _ => None,
