@@ -12,10 +12,12 @@
 
 pub mod binary;
 mod dual;
+mod kernels;
 pub mod sliding;
 pub mod window;
 
 pub use dual::DualEngine;
+pub use kernels::{Exponentiation, Kernels, Scalar};
 
 use crate::error::Error;
 use crate::limb;
@@ -43,7 +45,7 @@ pub struct MontEngine {
     /// R mod N (1 in Montgomery form).
     one: Vec<u64>,
     /// Which kernels were chosen.
-    kernel: &'static str,
+    kernels: Kernels,
     /// The radix-2^52 form for the IFMA exponentiation, when this CPU has it
     /// and the modulus fits it.
     #[cfg(target_arch = "x86_64")]
@@ -195,11 +197,7 @@ impl MontEngine {
             engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
             engine.ifma_single = std::sync::OnceLock::new();
             if engine.ifma.is_some() {
-                engine.kernel = if engine.kernel == "adx" {
-                    "ifma+adx"
-                } else {
-                    "ifma"
-                };
+                engine.kernels.exp = Exponentiation::Ifma;
             } else if x86::avx2_family_available() && engine.ctx.bits() <= AVX2_AUTO_MAX_BITS {
                 engine.with_avx2();
             }
@@ -254,7 +252,7 @@ impl MontEngine {
             sqr,
             redc: crate::mont::sos::redc,
             one,
-            kernel: "portable",
+            kernels: Kernels::PORTABLE,
             #[cfg(target_arch = "x86_64")]
             ifma: None,
             #[cfg(target_arch = "x86_64")]
@@ -274,7 +272,7 @@ impl MontEngine {
             return Self::portable(n);
         }
         let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
-        e.kernel = "adx";
+        e.kernels = Kernels::ADX;
         e.redc = x86::adx::redc;
         Ok(e)
     }
@@ -285,7 +283,7 @@ impl MontEngine {
     fn with_avx2(&mut self) {
         self.avx2 = crate::arch::x86_64::avx2::Avx2Modulus::new(self.modulus()).map(std::sync::Arc::new);
         if self.avx2.is_some() {
-            self.kernel = if self.kernel == "adx" { "avx2+adx" } else { "avx2" };
+            self.kernels.exp = Exponentiation::Avx2;
         }
     }
 
@@ -322,7 +320,10 @@ impl MontEngine {
             engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
             engine.ifma_single = std::sync::OnceLock::new();
             if engine.ifma.is_some() {
-                engine.kernel = backend.name();
+                engine.kernels.exp = match backend {
+                    Backend::Ifma => Exponentiation::Ifma,
+                    _ => Exponentiation::IfmaSingle,
+                };
                 engine.dual = backend == Backend::Ifma;
             }
             Ok(Some(engine))
@@ -340,7 +341,16 @@ impl MontEngine {
     /// assert!(["portable", "adx", "ifma", "ifma+adx"].contains(&name));
     /// ```
     pub fn kernel_name(&self) -> &'static str {
-        self.kernel
+        self.kernels.name()
+    }
+
+    /// Which kernels this engine uses, as a value.
+    /// ```
+    /// use redc::exp::{Kernels, MontEngine};
+    /// assert_eq!(MontEngine::portable(&[241]).unwrap().kernels(), Kernels::PORTABLE);
+    /// ```
+    pub fn kernels(&self) -> Kernels {
+        self.kernels
     }
 
     /// The Montgomery context.
@@ -704,22 +714,28 @@ fn adx_sqr_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, sc
 /// assert!(["portable", "adx", "avx2", "avx2+adx", "ifma", "ifma+adx"].contains(&name));
 /// ```
 pub fn kernel_name() -> &'static str {
+    kernels().name()
+}
+
+/// [`kernel_name`] as a value.
+pub fn kernels() -> Kernels {
     #[cfg(target_arch = "x86_64")]
     {
         use crate::arch::x86_64 as x86;
-        match (
-            x86::ifma_available(),
-            x86::avx2_family_available(),
-            x86::adx_available(),
-        ) {
-            (true, _, true) => "ifma+adx",
-            (true, _, false) => "ifma",
-            (false, true, true) => "avx2+adx",
-            (false, true, false) => "avx2",
-            (false, false, true) => "adx",
-            (false, false, false) => "portable",
-        }
+        let scalar = if x86::adx_available() {
+            Scalar::Adx
+        } else {
+            Scalar::Portable
+        };
+        let exp = if x86::ifma_available() {
+            Exponentiation::Ifma
+        } else if x86::avx2_family_available() {
+            Exponentiation::Avx2
+        } else {
+            Exponentiation::Scalar
+        };
+        Kernels { exp, scalar }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    "portable"
+    Kernels::PORTABLE
 }
