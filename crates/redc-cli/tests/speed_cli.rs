@@ -359,7 +359,7 @@ fn bench_mont_takes_sizes_up_to_65536_bits() {
 
 #[test]
 fn redc_links_no_openssl() {
-    let Ok(o) = Command::new("ldd").arg(env!("CARGO_BIN_EXE_redc")).output() else {
+    let Ok(o) = Command::new("ldd").arg(common::bin()).output() else {
         eprintln!("SKIPPED: ldd is missing");
         return;
     };
