@@ -101,13 +101,16 @@ py_venv="$redc_cache/pyvenv"
 (cd crates/redc-python && VIRTUAL_ENV="$py_venv" PATH="$py_venv/bin:$PATH" \
     maturin develop --quiet --locked --profile ct)
 "$py_venv/bin/python" -m pytest -q crates/redc-python/tests
-# The library's arithmetic and RSA tests again on the portable path and on
-# every other kernel candidate (REDC_KERNEL; one the CPU lacks falls back to
-# what it has, and arch_ifma / arch_adx say SKIPPED). They run the test
-# executables the workspace build made, from redc's directory as cargo does:
-# `cargo test -p redc` would resolve redc's features apart from the
-# workspace's and build the library and its tests anew, an optimised rustc
-# of redc (about 12 GB) that cost CI minutes.
+# The kernel choice of redc is fixed per process (REDC_KERNEL,
+# REDC_FORCE_PORTABLE, read once). The run above reaches every family this
+# CPU has in one process through `redc::exp::Backend` (kat_backends,
+# exp_oracle, rsa_core, rustcrypto_traits force each backend in turn, and
+# arch_adx, arch_avx2, arch_ifma call the kernels directly; mont_oracle's
+# kernels do not dispatch). Run again here is only what a request alone
+# decides. They run the test executables the workspace build made, from
+# redc's directory as cargo does: `cargo test -p redc` would resolve redc's
+# features apart from the workspace's and build the library and its tests
+# anew, an optimised rustc of redc (about 12 GB) that cost CI minutes.
 redc_tests() {
     # The executables of redc's targets named in "$@" ("lib" for the unit
     # tests), from the build's artifact list.
@@ -143,11 +146,32 @@ run_redc_tests() {
     done <<<"$bins"
 }
 step "redc's tests on the other kernels"
-REDC_FORCE_PORTABLE=1 run_redc_tests "REDC_FORCE_PORTABLE=1" \
-    exp_oracle rsa_core mont_oracle rustcrypto_traits lib
-for kernel in adx avx2 ifma-sqr ifma-mul; do
-    REDC_KERNEL=$kernel run_redc_tests "REDC_KERNEL=$kernel" rsa_core exp_oracle arch_ifma arch_avx2 lib
-done
+# The unit tests read the request itself: which CPU features it leaves
+# (arch::x86_64::cpu), the batch path's lane choice and the fault checks on
+# the engines it dispatches to (rsa::batch, rsa::private). First the
+# portable request: REDC_FORCE_PORTABLE=1 obeyed, no x86-64 kernel runs.
+REDC_FORCE_PORTABLE=1 run_redc_tests "REDC_FORCE_PORTABLE=1" lib
+# Then each family that is not this CPU's default (the default is the run
+# above; a request the CPU cannot run falls back to what it can, a run that
+# would repeat another).
+cpu_flags="$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)"
+has_flag() { [[ " $cpu_flags " == *" $1 "* ]]; }
+# MULX/ADX: the default only where AVX2 is missing.
+if has_flag bmi2 && has_flag adx && has_flag avx2; then
+    REDC_KERNEL=adx run_redc_tests "REDC_KERNEL=adx" lib
+fi
+if has_flag avx512ifma; then
+    # AVX2: not the default where IFMA runs.
+    REDC_KERNEL=avx2 run_redc_tests "REDC_KERNEL=avx2" lib
+    # The dual IFMA kernel's squaring forced to the dedicated kernel, then
+    # to the product: otherwise calibration picks one per size, and only
+    # REDC_KERNEL selects the other for the RSA path (rsa_core) and the
+    # dual key's public exponentiation (arch_ifma; its secret one tests
+    # both squarings directly).
+    for kernel in ifma-sqr ifma-mul; do
+        REDC_KERNEL=$kernel run_redc_tests "REDC_KERNEL=$kernel" arch_ifma rsa_core lib
+    done
+fi
 # Fuzzing: every cargo-fuzz target of fuzz/ for a short bounded time (nightly
 # and cargo-fuzz are installed when absent); a crash fails the run and leaves
 # its input in fuzz/regressions/<target>/, which the cargo test above replays.

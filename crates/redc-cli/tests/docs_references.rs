@@ -3,12 +3,9 @@
 //! names its papers by authors and title, not by file names.
 
 mod common;
+use common::repo_root;
 
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// Every file under `dir` whose name ends with `ext`.
 fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
@@ -40,7 +37,7 @@ fn seed_file_name(text: &str) -> Option<&str> {
 
 #[test]
 fn no_reference_outside_the_repository() {
-    let root = root();
+    let root = repo_root();
     let mut paths = vec![root.join("README.md")];
     files(&root.join("docs"), ".md", &mut paths);
     for krate in ["redc-cli", "redc-hw", "redc"] {
@@ -96,7 +93,7 @@ fn hw_reproduce_names_papers_by_authors_and_title() {
 
 #[test]
 fn readme_says_how_long_set_up_takes() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     for figure in ["11 min 41 s", "19.5 min", "14.8 min"] {
         assert!(readme.contains(figure), "README lacks {figure}");
     }

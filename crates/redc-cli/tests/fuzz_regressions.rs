@@ -9,6 +9,7 @@
 //!   OpenSSL made as valid signatures and ciphertexts must verify and
 //!   decrypt (OpenSSL is the oracle: `openssl dgst -sign`, `pkeyutl`).
 
+mod common;
 #[allow(dead_code)]
 #[path = "../../../fuzz/src/lib.rs"]
 mod targets;
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 use targets::TARGETS;
 
 fn fuzz_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz")
+    common::repo_root().join("fuzz")
 }
 
 /// The files of a directory, sorted; none if it does not exist.

@@ -2,17 +2,12 @@
 //! present, and bad input answered with one line and status 2.
 
 mod common;
-use common::redc;
+use common::{fresh, json, redc, scratch_path};
 
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use rand::{SeedableRng, rngs::StdRng};
-use std::process::{Command, Output};
-
-fn json(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_slice(&o.stdout).expect("one JSON object")
-}
+use std::process::Command;
 
 fn hex_field(v: &serde_json::Value, key: &str) -> BigUint {
     BigUint::parse_bytes(v[key].as_str().expect("hex string").as_bytes(), 16).expect("hex")
@@ -156,12 +151,7 @@ fn have_iverilog() -> bool {
 /// Generates the RTL of `design` for `bits`-bit moduli, simulates one
 /// exponentiation in Icarus and returns the testbench's one line.
 fn simulate(design: &str, bits: u64, extra: &[&str], n: &str, b: &str, e: &str) -> String {
-    let dir = std::env::temp_dir().join(format!(
-        "redc-rtl-{}-{design}-{bits}{}",
-        std::process::id(),
-        extra.concat()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch_path("rtl", &format!("{design}-{bits}{}", extra.concat()));
     let bits_s = bits.to_string();
     let mut args = vec!["hw", "rtl", "--design", design, "--bits", &bits_s];
     args.extend_from_slice(extra);
@@ -384,7 +374,7 @@ fn hrm_sim_matches(k: u32, bits: u64, nh: &str, bh: &str, eh: &str, model: &serd
 
 #[test]
 fn rtl_bad_arguments_exit_2() {
-    let dir = std::env::temp_dir().join(format!("redc-rtl-bad-{}", std::process::id()));
+    let dir = scratch_path("rtl", "bad");
     let d = dir.to_str().unwrap();
     for args in [
         vec!["hw", "rtl", "--design", "nope", "--bits", "16", "-o", d],
@@ -451,14 +441,9 @@ fn rtl_bad_arguments_exit_2() {
 /// printed; an unwritable path: exit 2 and no table.
 #[test]
 fn reproduce_plot_writes_an_svg() {
-    let dir = std::env::temp_dir().join(format!("redc-hw-plot-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh("hw", "plot");
     let svg = dir.join("reproduce.svg");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(["hw", "reproduce", "--progress", "--plot", svg.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let o = redc(&["hw", "reproduce", "--progress", "--plot", svg.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // The models take seconds: --progress shows it off a terminal too.
     assert!(String::from_utf8_lossy(&o.stderr).contains("running the models"));
@@ -495,15 +480,12 @@ fn reproduce_plot_writes_an_svg() {
         "{} circles for {rows} rows",
         text.matches("<circle").count()
     );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args([
-            "hw",
-            "reproduce",
-            "--plot",
-            dir.join("missing/x.svg").to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let o = redc(&[
+        "hw",
+        "reproduce",
+        "--plot",
+        dir.join("missing/x.svg").to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such directory"));

@@ -7,10 +7,9 @@
 //! prints for the plain key, signatures byte for byte where deterministic.
 
 mod common;
-use common::{fresh, ok, openssl, p, redc, redc_stdin, refused};
+use common::{fresh, ok, openssl, openssl_genpkey, p, redc, redc_command, redc_stdin, refused};
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::OnceLock;
 
 /// One OpenSSL-made RSA-2048 key: (PKCS#8 PEM path, its SPKI PEM per OpenSSL).
@@ -19,18 +18,7 @@ fn key() -> &'static (String, Vec<u8>) {
     KEY.get_or_init(|| {
         let dir = fresh("keys", "key");
         let path = p(&dir, "k.pem");
-        ok(
-            openssl(&[
-                "genpkey",
-                "-algorithm",
-                "RSA",
-                "-pkeyopt",
-                "rsa_keygen_bits:2048",
-                "-out",
-                &path,
-            ]),
-            "genpkey",
-        );
+        openssl_genpkey(&path, "RSA", 2048, &[]);
         let spki = ok(openssl(&["pkey", "-in", &path, "-pubout"]), "pubout").stdout;
         (path, spki)
     })
@@ -132,7 +120,7 @@ fn passin_forms() {
         "file:",
     );
     assert_eq!(&by_file.stdout, spki);
-    let by_env = Command::new(env!("CARGO_BIN_EXE_redc"))
+    let by_env = redc_command()
         .args(["pubout", "--key", &enc, "--passin", "env:REDC_TEST_PW"])
         .env("REDC_TEST_PW", "s3cret")
         .output()
@@ -141,7 +129,7 @@ fn passin_forms() {
     let by_stdin = redc_stdin(&["pubout", "--key", &enc, "--passin", "stdin"], b"s3cret\n");
     assert_eq!(&ok(by_stdin, "stdin").stdout, spki);
     let fd_file = std::fs::File::open(&file).unwrap();
-    let by_fd = Command::new(env!("CARGO_BIN_EXE_redc"))
+    let by_fd = redc_command()
         .args(["pubout", "--key", &enc, "--passin", "fd:0"])
         .stdin(fd_file)
         .output()
@@ -719,35 +707,16 @@ fn rsa_pss_keys_both_ways() {
     std::fs::write(&msg, b"RSA-PSS keys").unwrap();
     let np = p(&dir, "np.pem");
     let wp = p(&dir, "wp.pem");
-    ok(
-        openssl(&[
-            "genpkey",
-            "-algorithm",
-            "RSA-PSS",
-            "-pkeyopt",
-            "rsa_keygen_bits:1024",
-            "-out",
-            &np,
-        ]),
-        "genpkey RSA-PSS",
-    );
-    ok(
-        openssl(&[
-            "genpkey",
-            "-algorithm",
-            "RSA-PSS",
-            "-pkeyopt",
-            "rsa_keygen_bits:1024",
-            "-pkeyopt",
+    openssl_genpkey(&np, "RSA-PSS", 1024, &[]);
+    openssl_genpkey(
+        &wp,
+        "RSA-PSS",
+        1024,
+        &[
             "rsa_pss_keygen_md:sha384",
-            "-pkeyopt",
             "rsa_pss_keygen_mgf1_md:sha256",
-            "-pkeyopt",
             "rsa_pss_keygen_saltlen:40",
-            "-out",
-            &wp,
-        ]),
-        "genpkey RSA-PSS with parameters",
+        ],
     );
     // `openssl rsa -traditional`: `RSA-PSS PRIVATE KEY`, plain and encrypted.
     let trad = p(&dir, "trad.pem");
@@ -1086,33 +1055,9 @@ fn pkey_text_check_and_messages() {
     let (key, spki) = key();
     let dir = fresh("keys", "pkey");
     let pss = p(&dir, "pss.pem");
-    ok(
-        openssl(&[
-            "genpkey",
-            "-algorithm",
-            "RSA-PSS",
-            "-pkeyopt",
-            "rsa_keygen_bits:1024",
-            "-pkeyopt",
-            "rsa_pss_keygen_md:sha256",
-            "-out",
-            &pss,
-        ]),
-        "genpkey RSA-PSS",
-    );
+    openssl_genpkey(&pss, "RSA-PSS", 1024, &["rsa_pss_keygen_md:sha256"]);
     let pss_bare = p(&dir, "pss-bare.pem");
-    ok(
-        openssl(&[
-            "genpkey",
-            "-algorithm",
-            "RSA-PSS",
-            "-pkeyopt",
-            "rsa_keygen_bits:1024",
-            "-out",
-            &pss_bare,
-        ]),
-        "genpkey RSA-PSS",
-    );
+    openssl_genpkey(&pss_bare, "RSA-PSS", 1024, &[]);
     let enc = p(&dir, "enc.pem");
     ok(
         openssl(&["pkey", "-in", key, "-aes128", "-passout", PASS, "-out", &enc]),

@@ -4,14 +4,9 @@
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use rand::{SeedableRng, rngs::StdRng};
-use std::process::Output;
 
 mod common;
-use common::redc;
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
+use common::{redc, stdout};
 
 const VARIANTS: [&str; 12] = [
     "bitserial",

@@ -5,19 +5,9 @@
 //! accepted, ...).
 
 mod common;
-use common::{err, fresh, key_pem, redc_in, with_key};
+use common::{err, file_names, fresh, key_pem, openssl_if_installed, redc_in, repo_root, with_key};
 
-use std::path::Path;
 use std::process::Command;
-
-fn files_in(d: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(d)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
 
 #[test]
 fn single_dash_words_are_refused_not_read_as_short_options() {
@@ -31,7 +21,7 @@ fn single_dash_words_are_refused_not_read_as_short_options() {
         "{}",
         err(&o)
     );
-    assert!(files_in(&d).is_empty(), "left {:?}", files_in(&d));
+    assert!(file_names(&d).is_empty(), "left {:?}", file_names(&d));
     assert!(o.stdout.is_empty());
 
     // sign -out: used to overwrite ./ut.
@@ -168,8 +158,7 @@ fn implicit_rejection_is_explained_in_help_and_readme() {
         help.contains("exits 0") && help.contains("random-looking bytes"),
         "{help}"
     );
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     assert!(readme.contains("exits 0") && readme.contains("random-looking bytes"));
 }
 
@@ -331,7 +320,7 @@ fn progress_is_quiet_off_a_terminal_unless_asked() {
 
 #[test]
 fn bench_keygen_states_both_sides_miller_rabin_rounds() {
-    if Command::new("openssl").arg("version").output().is_err() {
+    if openssl_if_installed(&["version"]).is_none() {
         eprintln!("SKIPPED: bench_keygen_states_both_sides_miller_rabin_rounds: no openssl binary");
         return;
     }

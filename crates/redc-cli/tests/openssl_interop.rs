@@ -3,7 +3,7 @@
 //! `redc genrsa`, at 2048, 3072, 4096 and an odd size (3001 bits).
 
 mod common;
-use common::{fresh, ok, openssl, p, redc};
+use common::{fresh, ok, openssl, openssl_genpkey, p, redc};
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -17,18 +17,7 @@ fn openssl_keys() -> &'static Vec<(usize, String)> {
         for bits in [2048usize, 3001, 3072, 4096] {
             let path = p(&dir, &format!("k{bits}.pem"));
             if bits == 3072 {
-                ok(
-                    openssl(&[
-                        "genpkey",
-                        "-algorithm",
-                        "RSA",
-                        "-pkeyopt",
-                        &format!("rsa_keygen_bits:{bits}"),
-                        "-out",
-                        &path,
-                    ]),
-                    "genpkey",
-                );
+                openssl_genpkey(&path, "RSA", bits, &[]);
             } else {
                 ok(openssl(&["genrsa", "-out", &path, &bits.to_string()]), "genrsa");
             }

@@ -2,19 +2,9 @@
 //! status, never a panic, never a partial output file.
 
 mod common;
-use common::redc;
+use common::{fresh, redc, s};
 
-use std::path::{Path, PathBuf};
-
-fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("redc-errors-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
+use std::path::Path;
 
 /// Run, expect `status`, one stderr line containing `needle`, and no `out` file.
 fn expect_error(args: &[&str], status: i32, needle: &str, out: Option<&Path>) {
@@ -37,7 +27,7 @@ fn expect_error(args: &[&str], status: i32, needle: &str, out: Option<&Path>) {
 
 #[test]
 fn every_command_rejects_bad_input_cleanly() {
-    let d = dir();
+    let d = fresh("errors", "bad-input");
     let key = d.join("k.pem");
     let pubkey = d.join("pub.pem");
     let msg = d.join("m");
@@ -378,9 +368,7 @@ fn pem(label: &str, der: &[u8]) -> Vec<u8> {
 fn degenerate_prime_keys_are_refused_cleanly() {
     use num_bigint::{BigUint, RandBigInt};
     use rand::SeedableRng;
-    // Not under dir(): the other test removes that one when it ends.
-    let d = std::env::temp_dir().join(format!("redc-degenerate-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let d = fresh("errors", "degenerate");
     let mut rng = rand::rngs::StdRng::seed_from_u64(14);
     let mut n = rng.gen_biguint(1024);
     n.set_bit(1023, true);
@@ -460,8 +448,7 @@ fn degenerate_prime_keys_are_refused_cleanly() {
 /// quoted escaped and shortened: still one line.
 #[test]
 fn untrusted_file_names_stay_on_one_line() {
-    let d = std::env::temp_dir().join(format!("redc-names-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
+    let d = fresh("errors", "names");
     let msg = d.join("m");
     std::fs::write(&msg, b"m").unwrap();
     let out = d.join("out");

@@ -4,37 +4,19 @@
 //! no partial or stray file is left.
 
 mod common;
-use common::{fresh, redc};
+use common::{file_names, fresh, ok, openssl, openssl_genpkey, p, redc, s};
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn s(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
-}
 
 /// A key written by `openssl genpkey` and its SPKI public key.
 fn openssl_key(dir: &Path) -> (String, String) {
-    let key = s(&dir.join("k.pem"));
-    let public = s(&dir.join("pub.pem"));
-    let made = Command::new("openssl")
-        .args([
-            "genpkey",
-            "-algorithm",
-            "RSA",
-            "-pkeyopt",
-            "rsa_keygen_bits:2048",
-            "-out",
-            &key,
-        ])
-        .output()
-        .expect("the openssl binary (scripts/test.sh installs it)");
-    assert!(made.status.success());
-    let o = Command::new("openssl")
-        .args(["pkey", "-in", &key, "-pubout", "-out", &public])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    let key = p(dir, "k.pem");
+    let public = p(dir, "pub.pem");
+    openssl_genpkey(&key, "RSA", 2048, &[]);
+    ok(
+        openssl(&["pkey", "-in", &key, "-pubout", "-out", &public]),
+        "openssl pkey -pubout",
+    );
     (key, public)
 }
 
@@ -45,7 +27,7 @@ fn openssl_verifies(public: &str, sig: &Path, file: &Path, pss: bool) -> bool {
     }
     let (sig, file) = (s(sig), s(file));
     args.extend(["-verify", public, "-signature", &sig, &file]);
-    let o = Command::new("openssl").args(&args).output().unwrap();
+    let o = openssl(&args);
     o.status.success() && String::from_utf8_lossy(&o.stdout).contains("Verified OK")
 }
 
@@ -86,11 +68,7 @@ fn many_files_sign_like_one_and_bad_ones_fail_alone() {
     );
     assert!(lines[2].contains("2 of 19 files failed"), "{err}");
     // Exactly the 17 signatures, nothing else (no temporary files).
-    let mut names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = file_names(&out);
     let mut want: Vec<String> = (0..17).map(|i| format!("m{i}.txt.sig")).collect();
     want.sort();
     assert_eq!(names, want);

@@ -3,46 +3,17 @@
 //! every number it reports has a known place in redc's output), the plots,
 //! and the missing-anchor error. Short runs (0.05 s per row, 1024 bits).
 
-use serde_json::Value;
+mod common;
+use common::{fresh, json, json_rows, openssl_if_installed, redc_env, s};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn redc(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_redc"));
-    c.args(args)
-        .env_remove("REDC_OPENSSL_ANCHORS")
-        .env_remove("REDC_PYTHON");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run redc")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("redc-speed-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn json(o: &Output) -> Vec<Value> {
-    assert!(
-        o.status.success(),
-        "stderr: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice::<Value>(&o.stdout)
-        .unwrap()
-        .as_array()
-        .unwrap()
-        .clone()
-}
+use std::process::Command;
 
 #[test]
 fn threads_spread_and_plot() {
-    let dir = scratch("plot");
+    let dir = fresh("speed-cli", "plot");
     let svg = dir.join("speed.svg");
-    let o = redc(
+    let o = redc_env(
         &[
             "speed",
             "--bits",
@@ -57,7 +28,7 @@ fn threads_spread_and_plot() {
         ],
         &[("REDC_PLOT_COMMIT", "abc1234")],
     );
-    let rows = json(&o);
+    let rows = json_rows(&o);
     assert_eq!(
         rows.iter().map(|r| r["op"].as_str().unwrap()).collect::<Vec<_>>(),
         ["sign", "verify"]
@@ -116,9 +87,9 @@ echo '{{"version":"OpenSSL 9.9.9 test","build":"system test","method":"stand-in"
 
 #[test]
 fn compare_runs_the_anchor_with_the_key_and_threads() {
-    let dir = scratch("anchor");
+    let dir = fresh("speed-cli", "anchor");
     let anchor = fake_anchor(&dir);
-    let o = redc(
+    let o = redc_env(
         &[
             "speed",
             "--bits",
@@ -134,7 +105,7 @@ fn compare_runs_the_anchor_with_the_key_and_threads() {
         ],
         &[("REDC_OPENSSL_ANCHORS", anchor.to_str().unwrap())],
     );
-    let rows = json(&o);
+    let rows = json_rows(&o);
     let sign = &rows[0];
     assert_eq!(sign["op"], "sign");
     assert_eq!(sign["openssl_version"], "OpenSSL 9.9.9 test");
@@ -165,16 +136,13 @@ fn compare_runs_the_anchor_with_the_key_and_threads() {
     let calls = std::fs::read_to_string(dir.join("calls")).unwrap();
     assert_eq!(calls.lines().count(), 2, "{calls}");
     // ...and got a 1024-bit PKCS#8 DER private key (read back by OpenSSL).
-    match Command::new("openssl")
-        .args(["pkey", "-inform", "DER", "-noout", "-text", "-in"])
-        .arg(dir.join("key.der"))
-        .output()
-    {
-        Ok(out) => {
+    let der = s(&dir.join("key.der"));
+    match openssl_if_installed(&["pkey", "-inform", "DER", "-noout", "-text", "-in", &der]) {
+        Some(out) => {
             assert!(out.status.success());
             assert!(String::from_utf8_lossy(&out.stdout).contains("(1024 bit"));
         }
-        Err(_) => eprintln!("SKIPPED: the openssl binary is missing; key.der not checked"),
+        None => eprintln!("SKIPPED: the openssl binary is missing; key.der not checked"),
     }
     // The verdict, on stderr beside the JSON: one line for the size.
     let stderr = String::from_utf8_lossy(&o.stderr);
@@ -204,9 +172,9 @@ fn compare_runs_the_anchor_with_the_key_and_threads() {
 
 #[test]
 fn the_table_ends_with_one_verdict_line_per_size() {
-    let dir = scratch("verdict");
+    let dir = fresh("speed-cli", "verdict");
     let anchor = fake_anchor(&dir);
-    let o = redc(
+    let o = redc_env(
         &[
             "speed",
             "--bits",
@@ -240,9 +208,9 @@ fn the_table_ends_with_one_verdict_line_per_size() {
 
 #[test]
 fn markdown_is_a_section_for_the_performance_page() {
-    let dir = scratch("markdown");
+    let dir = fresh("speed-cli", "markdown");
     let anchor = fake_anchor(&dir);
-    let o = redc(
+    let o = redc_env(
         &[
             "speed",
             "--bits",
@@ -292,7 +260,7 @@ fn markdown_is_a_section_for_the_performance_page() {
         "{md}"
     );
     // --json and --markdown are two answers to one question.
-    let both = redc(
+    let both = redc_env(
         &["speed", "--bits", "1024", "--json", "--markdown"],
         &[("REDC_OPENSSL_ANCHORS", anchor.to_str().unwrap())],
     );
@@ -301,9 +269,9 @@ fn markdown_is_a_section_for_the_performance_page() {
 
 #[test]
 fn compare_without_an_anchor_fails_with_one_clear_line() {
-    let dir = scratch("missing");
+    let dir = fresh("speed-cli", "missing");
     let svg = dir.join("never.svg");
-    let o = redc(
+    let o = redc_env(
         &[
             "speed",
             "--bits",
@@ -338,9 +306,9 @@ fn compare_without_an_anchor_fails_with_one_clear_line() {
 
 #[test]
 fn bench_mont_plot_has_a_line_per_variant() {
-    let dir = scratch("mont");
+    let dir = fresh("speed-cli", "mont");
     let svg = dir.join("mont.svg");
-    let o = redc(
+    let o = redc_env(
         &[
             "bench",
             "mont",
@@ -362,7 +330,7 @@ fn bench_mont_plot_has_a_line_per_variant() {
     for v in ["cios", "sqr", "karatsuba", "karatsuba-sqr"] {
         assert_eq!(text.lines().filter(|l| l.trim() == v).count(), 1, "{v}");
     }
-    let o = redc(&["bench", "mont", "--bits", "64", "--plot", "-"], &[]);
+    let o = redc_env(&["bench", "mont", "--bits", "64", "--plot", "-"], &[]);
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -381,19 +349,17 @@ fn bench_mont_takes_sizes_up_to_65536_bits() {
             "--json",
         ]
     };
-    let o = redc(&args("65536"), &[]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rows: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = json(&redc_env(&args("65536"), &[]));
     assert_eq!(rows[0]["limbs"], 1024);
     for bad in ["65600", "100"] {
-        let o = redc(&args(bad), &[]);
+        let o = redc_env(&args(bad), &[]);
         assert_eq!(o.status.code(), Some(2), "--bits {bad}");
     }
 }
 
 #[test]
 fn redc_links_no_openssl() {
-    let Ok(o) = Command::new("ldd").arg(env!("CARGO_BIN_EXE_redc")).output() else {
+    let Ok(o) = Command::new("ldd").arg(common::bin()).output() else {
         eprintln!("SKIPPED: ldd is missing");
         return;
     };
@@ -407,7 +373,7 @@ fn redc_links_no_openssl() {
 #[test]
 fn cpu_mask_reaches_the_kernel_report() {
     let args = ["speed", "--bits", "1024", "--seconds", "0.05", "--json"];
-    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "ifma")]));
+    let rows = json_rows(&redc_env(&args, &[("REDC_CPU_DISABLE", "ifma")]));
     assert!(!rows.is_empty());
     for r in &rows {
         assert_eq!(r["cpu_disabled"], serde_json::json!(["ifma"]), "{r}");
@@ -415,20 +381,20 @@ fn cpu_mask_reaches_the_kernel_report() {
         assert!(!kernel.contains("ifma"), "IFMA masked, yet kernel {kernel}");
         assert_ne!(r["kernel_family"], "ifma", "{r}");
     }
-    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "ifma,avx512")]));
+    let rows = json_rows(&redc_env(&args, &[("REDC_CPU_DISABLE", "ifma,avx512")]));
     assert_eq!(rows[0]["cpu_disabled"], serde_json::json!(["ifma", "avx512"]));
     // avx512 implies ifma.
-    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "avx512")]));
+    let rows = json_rows(&redc_env(&args, &[("REDC_CPU_DISABLE", "avx512")]));
     assert_eq!(rows[0]["cpu_disabled"], serde_json::json!(["ifma", "avx512"]));
     // Everything hidden: the portable family, whatever the CPU has.
-    let rows = json(&redc(&args, &[("REDC_CPU_DISABLE", "ifma,avx512,avx2,adx")]));
+    let rows = json_rows(&redc_env(&args, &[("REDC_CPU_DISABLE", "ifma,avx512,avx2,adx")]));
     assert_eq!(rows[0]["kernel"], "portable");
     assert_eq!(rows[0]["kernel_family"], "portable");
     // Nothing hidden: an empty list.
-    let rows = json(&redc(&args, &[]));
+    let rows = json_rows(&redc_env(&args, &[]));
     assert_eq!(rows[0]["cpu_disabled"], serde_json::json!([]));
     // The text header names the family and the mask.
-    let o = redc(&args[..5], &[("REDC_CPU_DISABLE", "adx")]);
+    let o = redc_env(&args[..5], &[("REDC_CPU_DISABLE", "adx")]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
@@ -450,7 +416,7 @@ fn unknown_settings_are_refused_with_one_line() {
             &["speed", "--bits", "1024", "--seconds", "0.05"][..],
             &["mont", "--list"][..],
         ] {
-            let o = redc(args, &[(var, value)]);
+            let o = redc_env(args, &[(var, value)]);
             let err = String::from_utf8_lossy(&o.stderr);
             assert_eq!(o.status.code(), Some(2), "{var}={value} {args:?}: {err}");
             assert_eq!(err.lines().count(), 1, "{err}");

@@ -230,7 +230,7 @@ fn out_dir_counts_what_was_signed() {
 /// (redirections, `[optional]` brackets and comments aside).
 #[test]
 fn readme_usage_block_parses() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
     let block = readme.split("## Usage").nth(1).expect("a Usage section");
     let mut seen = 0;
     for line in block.lines().take_while(|l| !l.starts_with("## ")) {

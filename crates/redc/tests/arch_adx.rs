@@ -4,28 +4,13 @@
 #![cfg(target_arch = "x86_64")]
 
 mod common;
+use common::{big, limbs, operands};
 
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
 use rand::{SeedableRng, rngs::StdRng};
 use redc::arch::x86_64 as x86;
 use redc::mont::{MontContext, fips, scratch_len};
-
-fn big(x: &[u64]) -> BigUint {
-    let mut bytes = Vec::with_capacity(x.len() * 8);
-    for l in x {
-        bytes.extend_from_slice(&l.to_le_bytes());
-    }
-    BigUint::from_bytes_le(&bytes)
-}
-
-fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
-    let mut out = vec![0u64; s];
-    for (i, d) in x.iter_u64_digits().enumerate() {
-        out[i] = d;
-    }
-    out
-}
 
 fn moduli(rng: &mut StdRng, s: usize) -> Vec<BigUint> {
     let one = BigUint::one();
@@ -35,14 +20,6 @@ fn moduli(rng: &mut StdRng, s: usize) -> Vec<BigUint> {
     ];
     if s > 1 {
         v.push((&one << (64 * s - 1)) + 1u8);
-    }
-    v
-}
-
-fn operands(rng: &mut StdRng, n: &BigUint, random: usize) -> Vec<BigUint> {
-    let mut v = vec![BigUint::zero(), BigUint::one(), n - 1u8, n >> 1];
-    for _ in 0..random {
-        v.push(rng.gen_biguint_below(n));
     }
     v
 }

@@ -6,28 +6,13 @@
 #![cfg(target_arch = "x86_64")]
 
 mod common;
+use common::{big, limbs};
 
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 use redc::arch::portable52::{self, MASK, Modulus52};
 use redc::arch::x86_64::{self as x86, Ifma52Modulus};
-
-fn big(x: &[u64]) -> BigUint {
-    let mut bytes = Vec::with_capacity(x.len() * 8);
-    for l in x {
-        bytes.extend_from_slice(&l.to_le_bytes());
-    }
-    BigUint::from_bytes_le(&bytes)
-}
-
-fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
-    let mut out = vec![0u64; s];
-    for (i, d) in x.iter_u64_digits().enumerate() {
-        out[i] = d;
-    }
-    out
-}
 
 fn digits_big(x: &[u64]) -> BigUint {
     x.iter()
@@ -40,7 +25,7 @@ fn to_digits(x: &BigUint, d: usize) -> Vec<u64> {
 }
 
 /// A random odd modulus of exactly `bits` bits.
-fn random_modulus(rng: &mut StdRng, bits: u64) -> BigUint {
+fn modulus_of_bits(rng: &mut StdRng, bits: u64) -> BigUint {
     let n = rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1));
     if n <= BigUint::from(3u8) {
         BigUint::from(5u8)
@@ -52,7 +37,7 @@ fn random_modulus(rng: &mut StdRng, bits: u64) -> BigUint {
 /// Moduli worth trying at `bits`: random, 2^bits - 1, 2^(bits-1) + 1.
 fn moduli(rng: &mut StdRng, bits: u64) -> Vec<BigUint> {
     let one = BigUint::one();
-    let mut v = vec![random_modulus(rng, bits), (&one << bits) - 1u8];
+    let mut v = vec![modulus_of_bits(rng, bits), (&one << bits) - 1u8];
     if bits > 2 {
         v.push((&one << (bits - 1)) + 1u8);
     }
@@ -186,7 +171,10 @@ fn ifma_sqr_chains_match_portable() {
     }
     let mut rng = StdRng::seed_from_u64(3);
     for bits in [1024u64, 1536, 2048] {
-        let (n1, n2) = (random_modulus(&mut rng, bits), random_modulus(&mut rng, bits - 1));
+        let (n1, n2) = (
+            modulus_of_bits(&mut rng, bits),
+            modulus_of_bits(&mut rng, bits - 1),
+        );
         let s = (bits as usize).div_ceil(64);
         let (p, q) = (
             Ifma52Modulus::new(&limbs(&n1, s)).unwrap(),
@@ -233,7 +221,7 @@ fn pow_secret_matches_bigint_and_portable() {
     let mut rng = StdRng::seed_from_u64(4);
     let ifma = !skip();
     for bits in [5u64, 64, 100, 520, 1024, 1100, 1536, 2048, 2078] {
-        let n = random_modulus(&mut rng, bits);
+        let n = modulus_of_bits(&mut rng, bits);
         let s = (bits as usize).div_ceil(64);
         let m = Ifma52Modulus::new_unchecked_cpu(&limbs(&n, s)).unwrap();
         let mut bases = vec![
@@ -271,7 +259,7 @@ fn pow_secret_matches_bigint_and_portable() {
 fn pow_public_matches_bigint() {
     let mut rng = StdRng::seed_from_u64(6);
     for bits in [5u64, 64, 200, 1024, 1536, 2048, 2078] {
-        let n = random_modulus(&mut rng, bits);
+        let n = modulus_of_bits(&mut rng, bits);
         let s = (bits as usize).div_ceil(64);
         let m = Ifma52Modulus::new_unchecked_cpu(&limbs(&n, s)).unwrap();
         let exps: Vec<Vec<u64>> = vec![
@@ -316,8 +304,8 @@ fn pow_secret_dual_matches_bigint() {
         (64, 60),
     ] {
         let (np, nq) = (
-            random_modulus(&mut rng, bp_bits),
-            random_modulus(&mut rng, bq_bits),
+            modulus_of_bits(&mut rng, bp_bits),
+            modulus_of_bits(&mut rng, bq_bits),
         );
         let (sp, sq) = ((bp_bits as usize).div_ceil(64), (bq_bits as usize).div_ceil(64));
         let p = Ifma52Modulus::new(&limbs(&np, sp)).unwrap();
@@ -345,10 +333,10 @@ fn pow_secret_dual_matches_bigint() {
         }
     }
     // Different digit counts are refused.
-    let p = Ifma52Modulus::new(&limbs(&random_modulus(&mut rng, 1024), 16)).unwrap();
-    let q = Ifma52Modulus::new(&limbs(&random_modulus(&mut rng, 1100), 18)).unwrap();
+    let p = Ifma52Modulus::new(&limbs(&modulus_of_bits(&mut rng, 1024), 16)).unwrap();
+    let q = Ifma52Modulus::new(&limbs(&modulus_of_bits(&mut rng, 1100), 18)).unwrap();
     assert!(x86::DualKey::new(&p, &q).is_none());
-    let q = Ifma52Modulus::new(&limbs(&random_modulus(&mut rng, 1100), 18)).unwrap();
+    let q = Ifma52Modulus::new(&limbs(&modulus_of_bits(&mut rng, 1100), 18)).unwrap();
     assert!(x86::pow_secret_dual(&p, &[1], &[1], &q, &[1], &[1]).is_none());
 }
 
@@ -494,7 +482,7 @@ fn dual_key_wide_input_matches_bigint() {
         .collect();
     bits.extend([1024, 1536, 2048]);
     for b in bits {
-        let (np, nq) = (random_modulus(&mut rng, b), random_modulus(&mut rng, b));
+        let (np, nq) = (modulus_of_bits(&mut rng, b), modulus_of_bits(&mut rng, b));
         let n = &np * &nq;
         let s = (b as usize).div_ceil(64);
         let sn = (2 * b as usize).div_ceil(64);
@@ -555,7 +543,7 @@ fn dual_key_both_squarings_match_bigint() {
     let mut bits: Vec<u64> = (1..=10).map(|nr| 208 * nr - 2).collect();
     bits.extend([1024, 1536, 2048]);
     for b in bits {
-        let (np, nq) = (random_modulus(&mut rng, b), random_modulus(&mut rng, b));
+        let (np, nq) = (modulus_of_bits(&mut rng, b), modulus_of_bits(&mut rng, b));
         let s = (b as usize).div_ceil(64);
         let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
         let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
@@ -710,7 +698,7 @@ fn ifma_single_pow_public_matches_bigint() {
     }
     let mut rng = StdRng::seed_from_u64(29);
     for bits in [512u64, 1024, 2047, 2048, 3072, 4096, 4158] {
-        let n = random_modulus(&mut rng, bits);
+        let n = modulus_of_bits(&mut rng, bits);
         let s = (bits as usize).div_ceil(64);
         let key = x86::SingleKey::new(&limbs(&n, s)).unwrap();
         // e = 0, 1 and 2 reach the edges of the top-bit start (no squaring; no
@@ -729,7 +717,7 @@ fn ifma_single_pow_public_matches_bigint() {
         }
     }
     // Above 80 digits there is no single-kernel form.
-    let n = random_modulus(&mut rng, 4200);
+    let n = modulus_of_bits(&mut rng, 4200);
     assert!(x86::SingleKey::new(&limbs(&n, 66)).is_none());
 }
 
@@ -748,7 +736,7 @@ fn ifma_mb8_matches_portable_every_size() {
         // Eight moduli of this digit count, edges among them.
         let mut ns = moduli(&mut rng, bits);
         while ns.len() < 8 {
-            ns.push(random_modulus(&mut rng, bits));
+            ns.push(modulus_of_bits(&mut rng, bits));
         }
         let mods: Vec<Ifma52Modulus> = ns
             .iter()
@@ -814,7 +802,7 @@ fn mb8_lanes(
     multiple: usize,
 ) -> (usize, Vec<BigUint>, Vec<Modulus52>, Vec<Vec<u64>>) {
     let s = (bits as usize).div_ceil(64);
-    let ns: Vec<BigUint> = (0..8).map(|_| random_modulus(rng, bits)).collect();
+    let ns: Vec<BigUint> = (0..8).map(|_| modulus_of_bits(rng, bits)).collect();
     let mods: Vec<Modulus52> = ns
         .iter()
         .map(|n| Modulus52::with_digit_multiple(&limbs(n, s), multiple).unwrap())
@@ -941,7 +929,7 @@ fn ifma_mb8_invert_many_matches_bigint() {
     let mut rng = StdRng::seed_from_u64(41);
     for (bits, multiple) in [(1024u64, 4usize), (1536, 2), (2048, 4)] {
         let s = (bits as usize).div_ceil(64);
-        let n = random_modulus(&mut rng, bits);
+        let n = modulus_of_bits(&mut rng, bits);
         let m = Modulus52::with_digit_multiple(&limbs(&n, s), multiple).unwrap();
         let invertible = |rng: &mut StdRng| loop {
             let x = rng.gen_biguint_below(&n);

@@ -13,6 +13,9 @@
 //! passed; with the environment variable CI set, a backend whose CPU
 //! feature is present must run (a REDC_FORCE_PORTABLE=1 that hides it fails).
 
+mod common;
+
+use common::cpu_has;
 use redc::exp::Backend;
 use redc::hash::HashAlg;
 use redc::rsa::{Error, PrivateComponents, RsaPrivateKey};
@@ -79,25 +82,6 @@ fn load(k: &Key) -> RsaPrivateKey {
         crt: None,
     })
     .unwrap_or_else(|e| panic!("{}: {e}", k.name))
-}
-
-/// Whether the CPU itself has what `b` needs (ignoring REDC_FORCE_PORTABLE).
-fn cpu_has(b: Backend) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        match b {
-            Backend::Portable => true,
-            Backend::Adx => std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx"),
-            Backend::Avx2 => std::is_x86_feature_detected!("avx2"),
-            Backend::Ifma | Backend::IfmaSingle => {
-                std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
-            }
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        b == Backend::Portable
-    }
 }
 
 /// Every known answer of `key` (the data file's `k`) on one key object.

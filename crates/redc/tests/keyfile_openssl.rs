@@ -37,7 +37,8 @@ impl Drop for TempDir {
     }
 }
 
-fn big(b: &[u8]) -> BigUint {
+/// A big-endian byte string as a number.
+fn num(b: &[u8]) -> BigUint {
     BigUint::from_bytes_be(b)
 }
 
@@ -46,15 +47,15 @@ fn check_math(k: &RsaPrivateComponents, bits: u64) {
     for v in [&k.n, &k.e, &*k.d, &*k.p, &*k.q, &*k.dp, &*k.dq, &*k.qinv] {
         assert_ne!(v[0], 0, "leading zero byte");
     }
-    let (n, e, d, p, q) = (big(&k.n), big(&k.e), big(&k.d), big(&k.p), big(&k.q));
+    let (n, e, d, p, q) = (num(&k.n), num(&k.e), num(&k.d), num(&k.p), num(&k.q));
     assert_eq!(n.bits(), bits);
     assert_eq!(&p * &q, n);
     let one = BigUint::one();
     let (p1, q1) = (&p - &one, &q - &one);
     assert_eq!((&d * &e) % p1.lcm(&q1), one);
-    assert_eq!(big(&k.dp), &d % &p1);
-    assert_eq!(big(&k.dq), &d % &q1);
-    assert_eq!((big(&k.qinv) * &q) % &p, one);
+    assert_eq!(num(&k.dp), &d % &p1);
+    assert_eq!(num(&k.dq), &d % &q1);
+    assert_eq!((num(&k.qinv) * &q) % &p, one);
 }
 
 fn read(dir: &TempDir, f: &str) -> Vec<u8> {
@@ -113,7 +114,7 @@ fn round_trip(dir: &TempDir, key: &str, bits: u64) {
     // The modulus as OpenSSL prints it.
     let modulus = String::from_utf8(openssl_in(d, &["rsa", "-in", key, "-modulus", "-noout"])).unwrap();
     let modulus = modulus.trim().strip_prefix("Modulus=").unwrap();
-    assert_eq!(BigUint::parse_bytes(modulus.as_bytes(), 16).unwrap(), big(&k.n));
+    assert_eq!(BigUint::parse_bytes(modulus.as_bytes(), 16).unwrap(), num(&k.n));
 
     // Every private file decodes to the same components.
     for f in ["p1.pem", "p1.der", "p8.pem", "p8.der"] {
@@ -214,7 +215,7 @@ fn genpkey_exact(dir: &TempDir, bits: u64, extra: &[&str]) {
         args.extend_from_slice(extra);
         openssl_in(&dir.0, &args);
         let k = decode_public_key(&read(dir, "key.pem")).unwrap();
-        if big(&k.n).bits() == bits {
+        if num(&k.n).bits() == bits {
             return;
         }
     }

@@ -1,5 +1,7 @@
 //! The RSA primitives against num-bigint: key generation's numbers, the
-//! CRT private operation (blinded, fault-checked) and the public one.
+//! CRT private operation (blinded, fault-checked) and the public one, on
+//! the default dispatch's key and on every backend this CPU has, forced one
+//! by one (`redc::exp::Backend`).
 
 mod common;
 
@@ -11,6 +13,20 @@ use redc::rsa::{Error, PrivateComponents, RsaPrivateKey, keygen, os_rng};
 
 fn b(x: &[u8]) -> BigUint {
     BigUint::from_bytes_be(x)
+}
+
+/// `key` as loaded (the default dispatch, named by its primes' kernels),
+/// then the same key forced onto each backend this process runs.
+fn on_every_backend(key: &RsaPrivateKey) -> Vec<(String, RsaPrivateKey)> {
+    let [_, kp, kq] = key.kernel_names();
+    let mut v = vec![(format!("default ({kp}, {kq})"), key.clone())];
+    for &backend in common::backends() {
+        let forced = key
+            .with_backend(backend)
+            .unwrap_or_else(|| panic!("backend {} is available but refused", backend.name()));
+        v.push((backend.name().to_string(), forced));
+    }
+    v
 }
 
 /// Every FIPS 186-5 condition of a generated key, checked with num-bigint.
@@ -45,15 +61,17 @@ fn generated_keys_satisfy_every_condition_and_round_trip() {
         let n = b(&key.public_key().n_bytes());
         let d = b(&key.d_bytes());
         let k = key.size();
-        for _ in 0..40 {
-            // Message below n; the private op must equal c^d mod n.
-            let mut c = vec![0u8; k];
-            rand::Rng::fill(&mut rand::thread_rng(), &mut c[1..]);
-            let want = b(&c).modpow(&d, &n);
-            let m = key.raw_private(&mut rng, &c).unwrap();
-            assert_eq!(b(&m), want);
-            let back = key.public_key().raw_public(&m).unwrap();
-            assert_eq!(back, c);
+        for (name, key) in on_every_backend(&key) {
+            for _ in 0..40 {
+                // Message below n; the private op must equal c^d mod n.
+                let mut c = vec![0u8; k];
+                rand::Rng::fill(&mut rand::thread_rng(), &mut c[1..]);
+                let want = b(&c).modpow(&d, &n);
+                let m = key.raw_private(&mut rng, &c).unwrap();
+                assert_eq!(b(&m), want, "{name}: {bits} bits, e = {e}");
+                let back = key.public_key().raw_public(&m).unwrap();
+                assert_eq!(back, c, "{name}: {bits} bits, e = {e}");
+            }
         }
     }
 }
@@ -229,19 +247,21 @@ fn unbalanced_primes_from_components() {
             crt: None,
         })
         .unwrap();
-        for i in 0..40u32 {
-            let c = (BigUint::from(i + 2).pow(700) + BigUint::from(i)) % &n;
-            let mut bytes = vec![0u8; key.size()];
-            let cb = c.to_bytes_be();
-            bytes[key.size() - cb.len()..].copy_from_slice(&cb);
-            let m = key.raw_private(&mut rng, &bytes).unwrap();
-            assert_eq!(
-                b(&m),
-                c.modpow(&d, &n),
-                "p {} bits, q {} bits",
-                p.bits(),
-                q.bits()
-            );
+        for (name, key) in on_every_backend(&key) {
+            for i in 0..40u32 {
+                let c = (BigUint::from(i + 2).pow(700) + BigUint::from(i)) % &n;
+                let mut bytes = vec![0u8; key.size()];
+                let cb = c.to_bytes_be();
+                bytes[key.size() - cb.len()..].copy_from_slice(&cb);
+                let m = key.raw_private(&mut rng, &bytes).unwrap();
+                assert_eq!(
+                    b(&m),
+                    c.modpow(&d, &n),
+                    "{name}: p {} bits, q {} bits",
+                    p.bits(),
+                    q.bits()
+                );
+            }
         }
     }
 }
@@ -268,28 +288,30 @@ fn edge_inputs_match_bigint_single_and_batch() {
             .map(be)
             .collect();
         let want: Vec<Vec<u8>> = inputs.iter().map(|c| be(&b(c).modpow(&d, &n))).collect();
-        for (c, w) in inputs.iter().zip(&want) {
-            assert_eq!(
-                &key.raw_private(&mut rng, c).unwrap()[..],
-                &w[..],
-                "single, c = {}",
-                b(c)
-            );
-        }
-        // Zeros at every position of groups of 1, 4, 8 and 9 operations.
-        for len in [1usize, 4, 8, 9] {
-            for at in 0..len {
-                let group: Vec<&[u8]> = (0..len)
-                    .map(|i| &inputs[if i == at { 0 } else { 1 + i % 3 }][..])
-                    .collect();
-                let out = key.raw_private_batch(&mut rng, &group);
-                for (i, r) in out.iter().enumerate() {
-                    let w = &want[if i == at { 0 } else { 1 + i % 3 }];
-                    assert_eq!(
-                        &r.as_ref().unwrap()[..],
-                        &w[..],
-                        "batch of {len}, zero at {at}, op {i}"
-                    );
+        for (name, key) in on_every_backend(&key) {
+            for (c, w) in inputs.iter().zip(&want) {
+                assert_eq!(
+                    &key.raw_private(&mut rng, c).unwrap()[..],
+                    &w[..],
+                    "{name}: single, c = {}",
+                    b(c)
+                );
+            }
+            // Zeros at every position of groups of 1, 4, 8 and 9 operations.
+            for len in [1usize, 4, 8, 9] {
+                for at in 0..len {
+                    let group: Vec<&[u8]> = (0..len)
+                        .map(|i| &inputs[if i == at { 0 } else { 1 + i % 3 }][..])
+                        .collect();
+                    let out = key.raw_private_batch(&mut rng, &group);
+                    for (i, r) in out.iter().enumerate() {
+                        let w = &want[if i == at { 0 } else { 1 + i % 3 }];
+                        assert_eq!(
+                            &r.as_ref().unwrap()[..],
+                            &w[..],
+                            "{name}: batch of {len}, zero at {at}, op {i}"
+                        );
+                    }
                 }
             }
         }

@@ -1,6 +1,9 @@
 //! The RustCrypto traits on redc's keys: codec round trips, OpenSSL's keys
 //! through `DecodePrivateKey`, and typed signers whose signatures OpenSSL
-//! produces too.
+//! produces too, on the default dispatch's key and on every backend this
+//! CPU has, forced one by one (`redc::exp::Backend`).
+
+mod common;
 
 use pkcs8::{DecodePrivateKey, EncodePrivateKey, LineEnding};
 use redc::rsa::{RsaPrivateKey, RsaPublicKey, keygen, os_rng, pkcs1v15, pss};
@@ -55,25 +58,33 @@ fn typed_signers_match_openssl() {
             .unwrap()
             .success()
     );
-    let key = RsaPrivateKey::read_pkcs8_pem_file(&key_path).unwrap();
-    let signer = pkcs1v15::SigningKey::<sha2::Sha384>::new(key.clone());
-    let sig = signer.sign(b"typed");
-    assert_eq!(
-        sig.to_bytes().as_ref(),
-        std::fs::read(&sig_path).unwrap().as_slice()
-    );
-    let sig2 = signer.sign_with_rng(&mut os_rng(), b"typed");
-    assert_eq!(sig, sig2);
-    let verifier = signer.verifying_key();
-    assert!(verifier.verify(b"typed", &sig).is_ok());
-    assert!(verifier.verify(b"other", &sig).is_err());
-    let pss_signer = pss::SigningKey::<sha2::Sha256>::new(key);
-    let ps = pss_signer.sign(b"typed");
-    assert!(pss_signer.verifying_key().verify(b"typed", &ps).is_ok());
-    assert!(
-        pss::VerifyingKey::<sha2::Sha512>::new(signer.key().to_public_key())
-            .verify(b"typed", &ps)
-            .is_err()
-    );
+    let want = std::fs::read(&sig_path).unwrap();
+    let default = RsaPrivateKey::read_pkcs8_pem_file(&key_path).unwrap();
+    let mut keys = vec![("default".to_string(), default.clone())];
+    for &b in common::backends() {
+        let forced = default
+            .with_backend(b)
+            .unwrap_or_else(|| panic!("backend {} is available but refused", b.name()));
+        keys.push((b.name().to_string(), forced));
+    }
+    for (name, key) in keys {
+        let signer = pkcs1v15::SigningKey::<sha2::Sha384>::new(key.clone());
+        let sig = signer.sign(b"typed");
+        assert_eq!(sig.to_bytes().as_ref(), want.as_slice(), "{name}");
+        let sig2 = signer.sign_with_rng(&mut os_rng(), b"typed");
+        assert_eq!(sig, sig2, "{name}");
+        let verifier = signer.verifying_key();
+        assert!(verifier.verify(b"typed", &sig).is_ok(), "{name}");
+        assert!(verifier.verify(b"other", &sig).is_err(), "{name}");
+        let pss_signer = pss::SigningKey::<sha2::Sha256>::new(key);
+        let ps = pss_signer.sign(b"typed");
+        assert!(pss_signer.verifying_key().verify(b"typed", &ps).is_ok(), "{name}");
+        assert!(
+            pss::VerifyingKey::<sha2::Sha512>::new(signer.key().to_public_key())
+                .verify(b"typed", &ps)
+                .is_err(),
+            "{name}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,7 @@
 //! Helpers shared by the command-line tests: running `redc` in a directory
-//! with a given stdin or stdout, fresh scratch directories, one test key,
-//! and special files (device nodes, FIFOs) to write to.
+//! with a given stdin, stdout or environment, the `openssl` binary (the
+//! oracle), fresh scratch directories, one test key, special files (device
+//! nodes, FIFOs) to write to, and the repository's own files.
 
 #![allow(dead_code)] // each test file uses its own subset
 
@@ -73,12 +74,51 @@ pub fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A fresh empty directory `redc-PREFIX-PID-NAME` under the temp dir.
-pub fn fresh(prefix: &str, name: &str) -> PathBuf {
+/// stdout as text, asserting it is UTF-8.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
+}
+
+/// stdout as one JSON value, after asserting the run succeeded.
+pub fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "stderr: {}", err(o));
+    serde_json::from_slice(&o.stdout).expect("one JSON value on stdout")
+}
+
+/// stdout as a JSON array's elements, after asserting the run succeeded.
+pub fn json_rows(o: &Output) -> Vec<serde_json::Value> {
+    json(o).as_array().expect("a JSON array on stdout").clone()
+}
+
+/// The path `redc-PREFIX-PID-NAME` under the temp dir, with nothing there
+/// (for a directory that `redc` itself must create). The process id keeps
+/// concurrent runs apart; PREFIX and NAME keep this binary's tests apart.
+pub fn scratch_path(prefix: &str, name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("redc-{prefix}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A fresh empty directory `redc-PREFIX-PID-NAME` under the temp dir.
+pub fn fresh(prefix: &str, name: &str) -> PathBuf {
+    let d = scratch_path(prefix, name);
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// The names in directory `dir`, sorted.
+pub fn file_names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// The repository's top directory (README.md, docs/, fuzz/).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// One 1024-bit key for the whole test binary (PKCS#8 PEM bytes).
@@ -150,13 +190,31 @@ pub fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
 }
 
+/// `redc` as a command with stdin empty, for a run that sets its own
+/// environment or standard input before `.output()`.
+pub fn redc_command() -> Command {
+    let mut c = Command::new(bin());
+    c.stdin(Stdio::null());
+    c
+}
+
 /// `redc ARGS` in the current directory, stdin empty, output captured.
 pub fn redc(args: &[&str]) -> Output {
-    Command::new(bin())
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run redc")
+    redc_command().args(args).output().expect("run redc")
+}
+
+/// `redc ARGS` with the variables `env` set, and without those that point
+/// redc at outside programs (REDC_OPENSSL_ANCHORS, REDC_PYTHON), so that
+/// the caller's environment cannot change what a test sees.
+pub fn redc_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = redc_command();
+    c.args(args)
+        .env_remove("REDC_OPENSSL_ANCHORS")
+        .env_remove("REDC_PYTHON");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run redc")
 }
 
 /// `redc ARGS` in the current directory with `stdin`, output captured.
@@ -171,6 +229,28 @@ pub fn openssl(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("the openssl binary (scripts/test.sh installs it)")
+}
+
+/// The `openssl` binary with ARGS, or None when it is not installed (for
+/// the tests that check something extra with it and skip that part).
+pub fn openssl_if_installed(args: &[&str]) -> Option<Output> {
+    Command::new("openssl").args(args).output().ok()
+}
+
+/// A `bits`-bit key of `algorithm` (RSA or RSA-PSS) written by `openssl
+/// genpkey` to `path` (PKCS#8 PEM), with the further `-pkeyopt` settings
+/// `opts`.
+pub fn openssl_genpkey(path: &str, algorithm: &str, bits: usize, opts: &[&str]) {
+    let bits = format!("rsa_keygen_bits:{bits}");
+    let mut args = vec!["genpkey", "-algorithm", algorithm, "-pkeyopt", &bits];
+    for opt in opts {
+        args.extend(["-pkeyopt", opt]);
+    }
+    args.extend(["-out", path]);
+    ok(
+        openssl(&args),
+        &format!("openssl genpkey -algorithm {algorithm} {opts:?}"),
+    );
 }
 
 /// `o`, after asserting it succeeded (stdout and stderr in the message).
@@ -196,5 +276,10 @@ pub fn refused(o: Output, what: &str) -> String {
 
 /// `dir/name` as a string argument.
 pub fn p(dir: &Path, name: &str) -> String {
-    dir.join(name).to_string_lossy().into_owned()
+    s(&dir.join(name))
+}
+
+/// `path` as a string argument.
+pub fn s(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
 }

@@ -114,4 +114,66 @@ pub fn openssl_in(dir: &std::path::Path, args: &[&str]) -> Vec<u8> {
     out.stdout
 }
 
+/// Whether the CPU itself has what backend `b` needs (whatever
+/// REDC_KERNEL, REDC_FORCE_PORTABLE or REDC_CPU_DISABLE say).
+pub fn cpu_has(b: redc::exp::Backend) -> bool {
+    use redc::exp::Backend;
+    #[cfg(target_arch = "x86_64")]
+    {
+        match b {
+            Backend::Portable => true,
+            Backend::Adx => std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx"),
+            Backend::Avx2 => std::is_x86_feature_detected!("avx2"),
+            Backend::Ifma | Backend::IfmaSingle => {
+                std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        b == Backend::Portable
+    }
+}
+
+/// Every backend of `redc::exp::Backend` this process runs, so that one
+/// test binary reaches each kernel family the CPU has (the kernel choice of
+/// `MontEngine::new` is fixed per process). Each backend it cannot run is
+/// named once on stderr as SKIPPED; under CI, with no REDC_KERNEL or
+/// REDC_FORCE_PORTABLE request, a backend the CPU has must run (see
+/// [`skip_unavailable`]). None under such a request: the process was run
+/// for the kernels it requested (scripts/test.sh's reruns), which the
+/// default dispatch's engines and keys use, and the forced backends are
+/// those of the run without a request.
+pub fn backends() -> &'static [redc::exp::Backend] {
+    static BACKENDS: std::sync::OnceLock<Vec<redc::exp::Backend>> = std::sync::OnceLock::new();
+    BACKENDS.get_or_init(|| {
+        use std::io::Write;
+        if redc::arch::select::request() != redc::arch::select::Request::Auto {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: the forced backends (REDC_KERNEL or REDC_FORCE_PORTABLE chose this process's kernels: the default dispatch only)"
+            );
+            return Vec::new();
+        }
+        redc::exp::Backend::ALL
+            .into_iter()
+            .filter(|&b| {
+                let missing = b.unavailable();
+                !skip_unavailable(
+                    missing.is_none(),
+                    cpu_has(b),
+                    &format!(
+                        "CI is set and the CPU has what backend {} needs, but it is unavailable",
+                        b.name()
+                    ),
+                    &format!(
+                        "SKIPPED: backend {} (CPU lacks {})",
+                        b.name(),
+                        missing.unwrap_or("")
+                    ),
+                )
+            })
+            .collect()
+    })
+}
 pub mod secrets;
