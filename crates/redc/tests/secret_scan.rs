@@ -22,7 +22,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 use common::secrets::{self, Replay, exercise};
 
-use redc::exp::Backend;
 use redc::keyfile::{Encoding, PrivateKeyFormat};
 use redc::rsa::{RsaPrivateKey, keygen};
 use zeroize::Zeroizing;
@@ -103,16 +102,7 @@ fn no_secret_is_left_in_freed_memory() {
         &key_secrets[4],
         &key_secrets[5],
     ]);
-    let backends: Vec<Backend> = Backend::ALL
-        .into_iter()
-        .filter(|b| match b.unavailable() {
-            None => true,
-            Some(why) => {
-                eprintln!("SKIPPED: scan on {} (CPU lacks {why})", b.name());
-                false
-            }
-        })
-        .collect();
+    let backends = common::backends();
     // Sanity: the scanner sees a secret freed without wiping.
     ARMED.store(true, Relaxed);
     drop(key_secrets[0].to_vec());
@@ -159,7 +149,7 @@ fn no_secret_is_left_in_freed_memory() {
         }
     });
     phase("using a loaded key".into(), &mut || exercise(&loaded[0]));
-    for &b in &backends {
+    for &b in backends {
         let mut forced = None;
         phase(format!("forcing {}", b.name()), &mut || {
             forced = loaded[0].with_backend(b)

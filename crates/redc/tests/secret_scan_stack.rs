@@ -29,7 +29,6 @@ mod common;
 use std::hint::black_box;
 
 use common::secrets::{self, Replay, exercise};
-use redc::exp::Backend;
 use redc::hash::HashAlg;
 use redc::keyfile::{self, Encoding, KeyCipher, KeyKdf, PrivateKeyFormat};
 use redc::rsa::{RsaPrivateKey, keygen, os_rng};
@@ -240,16 +239,7 @@ fn no_secret_is_left_on_the_stack() {
     let dead = phase(|| scrubbed(|| leave_behind::<{ 8 << 10 }>(&p)));
     assert!(dead.hits.is_empty(), "the scrub left {:?}", dead.hits);
 
-    let backends: Vec<Backend> = Backend::ALL
-        .into_iter()
-        .filter(|b| match b.unavailable() {
-            None => true,
-            Some(why) => {
-                eprintln!("SKIPPED: stack scan on {} (CPU lacks {why})", b.name());
-                false
-            }
-        })
-        .collect();
+    let backends = common::backends();
 
     let mut files: Vec<Zeroizing<Vec<u8>>> = Vec::new();
     for format in [PrivateKeyFormat::Pkcs8, PrivateKeyFormat::Pkcs1] {
@@ -316,7 +306,7 @@ fn no_secret_is_left_on_the_stack() {
         );
     }
     let loaded = RsaPrivateKey::from_key_file(&files[0]).unwrap();
-    for &b in &backends {
+    for &b in backends {
         check(
             format!("forcing {} and dropping the key", b.name()),
             phase(|| drop(loaded.with_backend(b).unwrap())),

@@ -176,4 +176,5 @@ pub fn backends() -> &'static [redc::exp::Backend] {
             .collect()
     })
 }
+
 pub mod secrets;
