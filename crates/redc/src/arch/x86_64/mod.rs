@@ -89,7 +89,6 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use crate::arch::portable52::{self, Modulus52};
-use crate::arch::select::{self, Request, SqrChoice};
 
 use ifma::MAX_NR;
 
