@@ -7,6 +7,7 @@
 #[allow(unsafe_code)]
 pub mod x86_64;
 
+pub mod gather;
 pub mod portable28;
 pub mod portable52;
 pub mod radix;
