@@ -78,6 +78,7 @@ pub mod mont;
 pub mod nat;
 pub mod padding;
 pub mod rsa;
+mod variant;
 
 pub use error::Error;
 
