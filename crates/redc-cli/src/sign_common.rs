@@ -7,7 +7,8 @@ use crate::rsa_args::parse_label;
 use redc::hash::HashAlg;
 use redc::rsa::Error as RsaError;
 
-pub(crate) fn digest_of(hash: HashAlg, path: &str) -> Result<Vec<u8>, String> {
+/// The `hash` of the input at `path`, read in chunks.
+fn digest_of(hash: HashAlg, path: &str) -> Result<Vec<u8>, String> {
     let mut hasher = hash.hasher();
     stream_input(path, |chunk| hasher.update(chunk))?;
     Ok(hasher.finalize())
