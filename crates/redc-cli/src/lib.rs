@@ -18,7 +18,9 @@ mod pkey;
 mod plot;
 mod progress;
 mod rounds;
+mod rsa_args;
 mod rsa_cmds;
+mod sign_common;
 mod sign_many;
 mod speed;
 mod speed_markdown;
@@ -45,18 +47,18 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Generate an RSA private key.
-    Genrsa(rsa_cmds::GenrsaArgs),
+    Genrsa(rsa_args::GenrsaArgs),
     /// Write the public key of a key file.
-    Pubout(rsa_cmds::PuboutArgs),
+    Pubout(rsa_args::PuboutArgs),
     /// Sign a file's hash (PKCS#1 v1.5 or PSS).
-    Sign(rsa_cmds::SignArgs),
+    Sign(rsa_args::SignArgs),
     /// Verify a signature: prints "Verified OK" (status 0) or "Verification failure" (status 1).
-    Verify(rsa_cmds::VerifyArgs),
+    Verify(rsa_args::VerifyArgs),
     /// Encrypt a file (OAEP or PKCS#1 v1.5).
-    Encrypt(rsa_cmds::CryptArgs),
+    Encrypt(rsa_args::CryptArgs),
     /// Decrypt a file (OAEP, or PKCS#1 v1.5 with implicit rejection: see `redc decrypt --help`).
-    #[command(long_about = rsa_cmds::DECRYPT_ABOUT)]
-    Decrypt(rsa_cmds::CryptArgs),
+    #[command(long_about = rsa_args::DECRYPT_ABOUT)]
+    Decrypt(rsa_args::CryptArgs),
     /// Look inside a key: size, exponent, type; --text components; --check consistency.
     Pkey(pkey::PkeyArgs),
     /// RSA sign and verify speed on in-memory keys (optionally beside OpenSSL).

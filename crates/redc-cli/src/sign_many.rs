@@ -9,7 +9,8 @@
 //! are written through a temporary file and renamed, so none is partial.
 
 use crate::io::{Secrecy, write_output};
-use crate::rsa_cmds::{SignArgs, message_digest, sign_error};
+use crate::rsa_args::SignArgs;
+use crate::sign_common::{message_digest, sign_error};
 use redc::hash::HashAlg;
 use redc::keyfile::quote_untrusted;
 use redc::rsa::{RsaPrivateKey, os_rng};

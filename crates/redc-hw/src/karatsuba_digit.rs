@@ -411,7 +411,7 @@ impl Section9 {
     /// Runs the three forms on the same random operands.
     pub fn run<R: rand::Rng>(k: u64, rng: &mut R) -> Option<Section9> {
         use num_bigint::RandBigInt;
-        let m = crate::reproduce::random_modulus(k, rng);
+        let m = crate::operands::random_modulus(k, rng);
         let a = rng.gen_biguint_below(&m);
         let b = rng.gen_biguint_below(&m);
         Some(Section9 {

@@ -19,6 +19,7 @@
 //! | [`carry`] | 003 §8.1 | the asynchronous carry-completion adder |
 //! | [`karatsuba_digit`] | 003 §7.1, §9 | 64 x 64 digit products from 32 x 32 multiplies, schoolbook and Karatsuba, counted in Alg. 6 |
 //! | [`window`] | 003 §4.2 | β-ary exponentiation with odd powers, product counting |
+//! | [`operands`] | all | random moduli and exponents of an exact bit length |
 //! | [`reproduce`] | all | the papers' table rows against the models |
 //!
 //! docs/HARDWARE.md describes each model, its register invariants and its
@@ -35,6 +36,7 @@ pub mod euclid;
 pub mod formulas;
 pub mod hrm;
 pub mod karatsuba_digit;
+pub mod operands;
 pub mod qpipe;
 pub mod reproduce;
 pub mod rtl;

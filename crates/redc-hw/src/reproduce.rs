@@ -8,6 +8,7 @@
 //! reproducible).
 
 use crate::csa_mont::CsaDesign;
+pub use crate::operands::{random_exponent, random_modulus};
 use num_bigint::{BigUint, RandBigInt};
 use rand::{SeedableRng, rngs::StdRng};
 
@@ -123,21 +124,6 @@ fn row(paper: &'static str, table: &str, r: &str, q: &str, pv: f64, mv: f64) -> 
         same_formula: None,
         detail: Vec::new(),
     }
-}
-
-/// A random odd modulus of exactly `bits` bits.
-pub fn random_modulus<R: rand::Rng>(bits: u64, rng: &mut R) -> BigUint {
-    let mut n = rng.gen_biguint(bits);
-    n.set_bit(bits - 1, true);
-    n.set_bit(0, true);
-    n
-}
-
-/// A random exponent of exactly `bits` bits.
-pub fn random_exponent<R: rand::Rng>(bits: u64, rng: &mut R) -> BigUint {
-    let mut e = rng.gen_biguint(bits);
-    e.set_bit(bits - 1, true);
-    e
 }
 
 /// Simulated clocks of one 004 exponentiation (five-to-two design) with a

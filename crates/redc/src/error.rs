@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::variant::Variant;
+
 /// What went wrong in parsing a number or setting up Montgomery arithmetic.
 ///
 /// ```
@@ -45,7 +47,7 @@ impl fmt::Display for Error {
             Error::UnknownVariant(name) => write!(
                 f,
                 "unknown variant '{name}' (try one of: {})",
-                crate::mont::Variant::ALL
+                Variant::ALL
                     .iter()
                     .map(|v| v.name())
                     .collect::<Vec<_>>()

@@ -79,6 +79,7 @@ pub mod nat;
 pub mod padding;
 pub mod rsa;
 pub mod scrub;
+mod variant;
 
 pub use error::Error;
 

@@ -7,10 +7,12 @@
 #[allow(unsafe_code)]
 pub mod x86_64;
 
+pub mod gather;
 pub mod portable28;
 pub mod portable52;
 pub mod radix;
 pub mod select;
+pub mod settings;
 
 /// True when the environment asks for the portable path only
 /// (`REDC_FORCE_PORTABLE=1`); read once.

@@ -50,12 +50,53 @@
 //! about 7% of the time to about 2% (docs/lab/).
 
 use super::Error;
-use super::crt::Halves;
-use super::private::{RsaPrivateKey, Secret, minus_two};
+use super::crt::{Crt, Halves, Secret};
+use super::fermat::minus_two;
+use super::public::RsaPublicKey;
 use crate::limb;
 use rand_core::CryptoRng;
 use std::sync::Mutex;
 use zeroize::Zeroizing;
+
+/// What blinding reads of a private key: the public key (n, e and n's
+/// engine) and the CRT arithmetic (p, q and their engines).
+#[derive(Clone, Copy)]
+pub(crate) struct BlindingKey<'a> {
+    pub(crate) public: &'a RsaPublicKey,
+    pub(crate) crt: &'a Crt,
+}
+
+impl BlindingKey<'_> {
+    /// `(x_p^e mod p, x_q^e mod q)` for each residue pair (secret: blinding
+    /// factors): four per eight-lane run where that kernel runs the primes
+    /// (groups of three or more; see `batch`), else one dual run each.
+    fn public_pow_halves(&self, xs: &[Halves]) -> Vec<Halves> {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut out: Vec<Halves> = Vec::with_capacity(xs.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.crt.mb8_digits().is_some() {
+            for chunk in xs.chunks(4).filter(|c| c.len() >= 3) {
+                let ops: Vec<(&Crt, &Halves)> = chunk.iter().map(|x| (self.crt, x)).collect();
+                match Crt::pow_public_halves_mb8(&ops, self.public.e_limbs()) {
+                    Some(halves) => out.extend(halves),
+                    None => break,
+                }
+            }
+        }
+        for x in &xs[out.len()..] {
+            out.push(self.crt.pow_public_halves(x, self.public.e_limbs()));
+        }
+        out
+    }
+
+    /// The value mod n whose residues are `x^ep mod p` and `x^eq mod q`
+    /// (secret exponents, constant time), recombined by Garner's formula.
+    /// `x < n`, s_n limbs. Returns s_n limbs.
+    fn crt_pow(&self, x: &[u64], exp_p: &[u64], exp_q: &[u64]) -> Secret {
+        let (mp, mq) = self.crt.pow_secret(x, exp_p, exp_q);
+        self.crt.garner(&mp, &mq, self.public.engine().limbs())
+    }
+}
 
 /// Pairs made by a key's first, second and every later refill.
 const REFILLS: [usize; 3] = [8, 32, 128];
@@ -85,7 +126,7 @@ impl BlindingPool {
     /// one operation only.
     pub(crate) fn take<R: CryptoRng + ?Sized>(
         pool: &Mutex<BlindingPool>,
-        key: &RsaPrivateKey,
+        key: BlindingKey<'_>,
         rng: &mut R,
     ) -> Result<Blind, Error> {
         Self::take_in(pool, key, rng, std::process::id())
@@ -96,7 +137,7 @@ impl BlindingPool {
     /// count again from the smallest.
     fn take_in<R: CryptoRng + ?Sized>(
         pool: &Mutex<BlindingPool>,
-        key: &RsaPrivateKey,
+        key: BlindingKey<'_>,
         rng: &mut R,
         pid: u32,
     ) -> Result<Blind, Error> {
@@ -164,12 +205,12 @@ fn randoms_below<R: CryptoRng + ?Sized>(rng: &mut R, n: &[u64], count: usize) ->
 }
 
 fn make_pairs<R: CryptoRng + ?Sized>(
-    key: &RsaPrivateKey,
+    key: BlindingKey<'_>,
     rng: &mut R,
     count: usize,
 ) -> Result<Vec<Blind>, Error> {
-    let crt = key.crt();
-    let rs = randoms_below(rng, key.public_key().engine().modulus(), count);
+    let crt = key.crt;
+    let rs = randoms_below(rng, key.public.engine().modulus(), count);
     let residues: Vec<Halves> = rs.iter().map(|r| (crt.reduce_p(r), crt.reduce_q(r))).collect();
     // r^e four per eight-lane run (see `public_pow_halves`).
     let powers = key.public_pow_halves(&residues);
@@ -187,10 +228,10 @@ fn make_pairs<R: CryptoRng + ?Sized>(
 /// kernel where it runs n (RSA-2048 and below, [`MB8_MIN`] values or more),
 /// their eight totals inverted by [`inverses_mont_scalar`]; else that
 /// function for all. Which path runs depends on sizes only.
-fn inverses_mont(key: &RsaPrivateKey, xs: &[Secret]) -> Result<Vec<Secret>, Error> {
+fn inverses_mont(key: BlindingKey<'_>, xs: &[Secret]) -> Result<Vec<Secret>, Error> {
     #[cfg(target_arch = "x86_64")]
-    if xs.len() >= MB8_MIN && key.public_key().mb8_digits().is_some() {
-        let en = key.public_key().engine();
+    if xs.len() >= MB8_MIN && key.public.mb8_digits().is_some() {
+        let en = key.public.engine();
         let m = en.ifma52().expect("mb8_digits implies the IFMA form").radix52();
         let refs: Vec<&[u64]> = xs.iter().map(|x| &x[..]).collect();
         let mut failed = false;
@@ -226,8 +267,8 @@ const MB8_MIN: usize = 16;
 /// [`inverses_mont`] on n's engine alone: prefix products P_i = x_1 ... x_i,
 /// one inversion of P_B ([`invert_mod_n`]), and the walk back
 /// x_i^-1 = P_B^-1 P_(i-1) (x_B ... x_(i+1)).
-fn inverses_mont_scalar(key: &RsaPrivateKey, xs: &[Secret]) -> Result<Vec<Secret>, Error> {
-    let en = key.public_key().engine();
+fn inverses_mont_scalar(key: BlindingKey<'_>, xs: &[Secret]) -> Result<Vec<Secret>, Error> {
+    let en = key.public.engine();
     let s = en.limbs();
     let count = xs.len();
     let mut ws = en.workspace();
@@ -269,10 +310,10 @@ fn inverses_mont_scalar(key: &RsaPrivateKey, xs: &[Secret]) -> Result<Vec<Secret
 /// exponents through the constant-time window) recombined by CRT. A
 /// non-invertible x (probability about 2^-(bits/2)) gives a value whose
 /// product with x is not 1: an error.
-fn invert_mod_n(key: &RsaPrivateKey, x: &[u64]) -> Result<Secret, Error> {
-    let (p, q) = key.primes();
+fn invert_mod_n(key: BlindingKey<'_>, x: &[u64]) -> Result<Secret, Error> {
+    let (p, q) = (key.crt.p(), key.crt.q());
     let inv = key.crt_pow(x, &minus_two(p), &minus_two(q));
-    let en = key.public_key().engine();
+    let en = key.public.engine();
     let mut ws = en.workspace();
     let mut check = Zeroizing::new(en.to_mont(x, &mut ws));
     en.mul_in_place(&mut check, &inv, &mut ws); // x inv
@@ -312,7 +353,7 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for _ in 0..8 + 32 + 128 + 1 {
             let empty = pool.lock().unwrap().pairs.is_empty();
-            let blind = BlindingPool::take(&pool, &key, &mut rng).unwrap();
+            let blind = BlindingPool::take(&pool, key.blinding_key(), &mut rng).unwrap();
             if empty {
                 sizes.push(pool.lock().unwrap().pairs.len() + 1);
             }
@@ -339,14 +380,14 @@ mod tests {
         let key = keygen::generate(1024, 65537, &mut rng).unwrap();
         let pool = Mutex::new(BlindingPool::default());
         let unblind = |b: &Blind| b.unblind.to_vec();
-        let first = BlindingPool::take_in(&pool, &key, &mut rng, 100).unwrap();
-        let second = BlindingPool::take_in(&pool, &key, &mut rng, 100).unwrap();
+        let first = BlindingPool::take_in(&pool, key.blinding_key(), &mut rng, 100).unwrap();
+        let second = BlindingPool::take_in(&pool, key.blinding_key(), &mut rng, 100).unwrap();
         // The parent's unused pairs, as the child inherits them.
         let inherited: Vec<Vec<u64>> = pool.lock().unwrap().pairs.iter().map(unblind).collect();
         assert_eq!(inherited.len(), REFILLS[0] - 2);
         assert!(!inherited.contains(&unblind(&first)) && !inherited.contains(&unblind(&second)));
 
-        let child = BlindingPool::take_in(&pool, &key, &mut rng, 200).unwrap();
+        let child = BlindingPool::take_in(&pool, key.blinding_key(), &mut rng, 200).unwrap();
         assert!(
             !inherited.contains(&unblind(&child)),
             "the child used an inherited pair"
@@ -361,7 +402,7 @@ mod tests {
             }
         }
         // The child's next take pops its own pool: no refill.
-        let next = BlindingPool::take_in(&pool, &key, &mut rng, 200).unwrap();
+        let next = BlindingPool::take_in(&pool, key.blinding_key(), &mut rng, 200).unwrap();
         assert!(!inherited.contains(&unblind(&next)));
         assert_eq!(pool.lock().unwrap().pairs.len(), REFILLS[0] - 2);
         assert_eq!(pool.lock().unwrap().refills, 1);

@@ -425,7 +425,7 @@ fn reduce_below_n(engine: &MontEngine, other_limbs: usize, x: &[u64]) -> Vec<u64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rsa::{big, keygen, os_rng, private::inverse_mod_prime};
+    use crate::rsa::{big, fermat::inverse_mod_prime, keygen, os_rng};
     use num_bigint::BigUint;
 
     /// Garner's step against the residues it was given, with q > p of equal

@@ -196,7 +196,7 @@ fn assemble(p: &[u64], q: &[u64], e: u64, bits: usize) -> Result<Option<RsaPriva
     }
     let dp = Zeroizing::new(nat::rem(&d, &p1));
     let dq = Zeroizing::new(nat::rem(&d, &q1));
-    let qinv = super::private::inverse_mod_prime(p, q).map_err(|_| Error::KeyGeneration)?;
+    let qinv = super::fermat::inverse_mod_prime(p, q).map_err(|_| Error::KeyGeneration)?;
     let public = RsaPublicKey::from_limbs(&n, &[e])?;
     let crt = super::crt::Crt::new(
         Zeroizing::new(p.to_vec()),

@@ -14,6 +14,7 @@ mod blinding;
 mod crt;
 mod decrypt_os;
 mod error;
+mod fermat;
 mod files;
 pub mod keygen;
 mod parts;

@@ -26,11 +26,11 @@
 //! pairs (r^e mod p, r^e mod q; r^-1) come from [`super::blinding`].
 
 use super::Error;
-use super::blinding::{Blind, BlindingPool};
-use super::crt::{Crt, Elem, Halves, P, Plain, Q};
+use super::blinding::{Blind, BlindingKey, BlindingPool};
+use super::crt::{Crt, Elem, P, Plain, Q};
+use super::fermat::inverse_mod_prime;
 use super::public::{RsaPublicKey, trimmed_be};
 use crate::ct::Mask;
-use crate::exp::MontEngine;
 use crate::limb;
 use crate::nat;
 use rand_core::CryptoRng;
@@ -173,22 +173,6 @@ fn prime_limbs(bytes: &[u8], why: &PrimeErrors) -> Result<Secret, Error> {
 fn fault_detected(mut m: Secret) -> Result<Secret, Error> {
     m.zeroize();
     Err(Error::PrivateOperation)
-}
-
-/// `m - 2` for an odd `m > 2` (the Fermat exponent of an inverse mod a prime).
-pub(crate) fn minus_two(m: &[u64]) -> Secret {
-    let mut e = Zeroizing::new(m.to_vec());
-    limb::sub_assign(&mut e, &limb::resize(&[2], m.len()).expect("m has a limb"));
-    e
-}
-
-/// `x^-1 mod p` for a prime `p` and any `x` not divisible by p: Fermat,
-/// `x^(p-2) mod p` through the constant-time window. Errors only for an
-/// even or too small p.
-pub(crate) fn inverse_mod_prime(p: &[u64], x: &[u64]) -> Result<Secret, crate::Error> {
-    let engine = MontEngine::new(p)?;
-    let x_p = Zeroizing::new(engine.reduce(x, &mut engine.workspace()));
-    Ok(Zeroizing::new(engine.pow_secret_reduced(&x_p, &minus_two(p))))
 }
 
 impl RsaPrivateKey {
@@ -338,7 +322,7 @@ impl RsaPrivateKey {
         })
     }
 
-    /// The kernels of the engines of n, p and q ([`MontEngine::kernel_name`]).
+    /// The kernels of the engines of n, p and q ([`crate::exp::MontEngine::kernel_name`]).
     #[doc(hidden)]
     pub fn kernel_names(&self) -> [&'static str; 3] {
         let (p, q) = self.crt.kernel_names();
@@ -482,10 +466,6 @@ impl RsaPrivateKey {
         Zeroizing::new(trimmed_be(self.crt.qinv()))
     }
 
-    pub(crate) fn primes(&self) -> (&[u64], &[u64]) {
-        (self.crt.p(), self.crt.q())
-    }
-
     /// RSADP / RSASP1 on k-byte big-endian strings: `x^d mod n`, blinded
     /// with a fresh random r from `rng`, computed with CRT, and checked
     /// with e before it is released.
@@ -548,7 +528,15 @@ impl RsaPrivateKey {
     /// pool, see [`super::blinding`]): RFC 8017's blinded input c r^e is
     /// formed inside the exponentiations, from r^e's residues.
     pub(crate) fn blind<R: CryptoRng + ?Sized>(&self, rng: &mut R) -> Result<Blind, Error> {
-        BlindingPool::take(&self.blinding, self, rng)
+        BlindingPool::take(&self.blinding, self.blinding_key(), rng)
+    }
+
+    /// What blinding reads of this key.
+    pub(crate) fn blinding_key(&self) -> BlindingKey<'_> {
+        BlindingKey {
+            public: &self.public,
+            crt: &self.crt,
+        }
     }
 
     /// RFC 8017 steps after the exponentiations of the blinded input:
@@ -592,7 +580,8 @@ impl RsaPrivateKey {
         Ok(m)
     }
 
-    /// The CRT value.
+    /// The CRT value (the eight-lane batch path and tests read it).
+    #[cfg(any(test, target_arch = "x86_64"))]
     pub(crate) fn crt(&self) -> &Crt {
         &self.crt
     }
@@ -601,36 +590,6 @@ impl RsaPrivateKey {
     #[cfg(test)]
     pub(crate) fn d_limbs(&self) -> &[u64] {
         &self.d
-    }
-
-    /// `(x_p^e mod p, x_q^e mod q)` for each residue pair (secret: blinding
-    /// factors): four per eight-lane run where that kernel runs the primes
-    /// (groups of three or more; see `batch`), else one dual run each.
-    pub(crate) fn public_pow_halves(&self, xs: &[Halves]) -> Vec<Halves> {
-        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
-        let mut out: Vec<Halves> = Vec::with_capacity(xs.len());
-        #[cfg(target_arch = "x86_64")]
-        if self.crt.mb8_digits().is_some() {
-            for chunk in xs.chunks(4).filter(|c| c.len() >= 3) {
-                let ops: Vec<(&Crt, &Halves)> = chunk.iter().map(|x| (&self.crt, x)).collect();
-                match Crt::pow_public_halves_mb8(&ops, self.public.e_limbs()) {
-                    Some(halves) => out.extend(halves),
-                    None => break,
-                }
-            }
-        }
-        for x in &xs[out.len()..] {
-            out.push(self.crt.pow_public_halves(x, self.public.e_limbs()));
-        }
-        out
-    }
-
-    /// The value mod n whose residues are `x^ep mod p` and `x^eq mod q`
-    /// (secret exponents, constant time), recombined by Garner's formula.
-    /// `x < n`, s_n limbs. Returns s_n limbs.
-    pub(crate) fn crt_pow(&self, x: &[u64], exp_p: &[u64], exp_q: &[u64]) -> Secret {
-        let (mp, mq) = self.crt.pow_secret(x, exp_p, exp_q);
-        self.crt.garner(&mp, &mq, self.public.engine().limbs())
     }
 }
 

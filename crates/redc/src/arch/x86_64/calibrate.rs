@@ -5,6 +5,7 @@
 use std::sync::OnceLock;
 
 use crate::arch::portable52::Modulus52;
+use crate::arch::settings::{self, Request, SqrChoice};
 
 use super::ifma::{self, DualMod, Lanes, MAX_NR};
 use super::*;
@@ -13,7 +14,7 @@ use super::*;
 /// registers (1..=MAX_NR): as requested, or measured once per process (see
 /// [`calibrate_sqr`]).
 pub fn dedicated_sqr(nr: usize) -> bool {
-    match select::request() {
+    match settings::request() {
         Request::Ifma(SqrChoice::Dedicated) => true,
         Request::Ifma(SqrChoice::AsProduct) => false,
         _ => {

@@ -8,13 +8,13 @@
 //! the safe wrappers that reach those kernels take (or make) the token first.
 //!
 //! Detection reads CPUID only: public data. The mask
-//! ([`crate::arch::select::cpu_disabled`]) hides features so that every CPU
+//! ([`crate::arch::settings::cpu_disabled`]) hides features so that every CPU
 //! class can be measured on a newer one; a masked feature is absent for
 //! dispatch, calibration and the kernel report alike.
 
 use std::sync::OnceLock;
 
-use crate::arch::select::{self, CpuFeature, Request};
+use crate::arch::settings::{self, CpuFeature, Request};
 
 /// The features redc's kernels use, as detected and after the mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,7 @@ impl Features {
     /// This CPU's features with `REDC_CPU_DISABLE` applied (cached).
     pub fn detect() -> Features {
         static FEATURES: OnceLock<Features> = OnceLock::new();
-        *FEATURES.get_or_init(|| Features::raw().masked(select::cpu_disabled()))
+        *FEATURES.get_or_init(|| Features::raw().masked(settings::cpu_disabled()))
     }
 
     /// What the CPU reports, before the mask.
@@ -53,7 +53,7 @@ impl Features {
     }
 
     /// These features less the disabled ones (`disabled` as
-    /// [`select::cpu_disabled`] gives it, implications already applied).
+    /// [`settings::cpu_disabled`] gives it, implications already applied).
     pub fn masked(self, disabled: &[CpuFeature]) -> Features {
         let off = |f: CpuFeature| disabled.contains(&f);
         Features {
@@ -103,13 +103,13 @@ token!(
 );
 
 /// True when the IFMA kernels may run: the CPU has them, the mask does not
-/// hide them and the kernel request ([`select::request`]) allows them.
+/// hide them and the kernel request ([`settings::request`]) allows them.
 /// Every CPU with IFMA so far has AVX-512VL, which the dual kernel's xmm
 /// quotient chain ([`xmm_chain`]) also needs. Cached.
 pub fn ifma_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        matches!(select::request(), Request::Auto | Request::Ifma(_)) && Ifma::get().is_some()
+        matches!(settings::request(), Request::Auto | Request::Ifma(_)) && Ifma::get().is_some()
     })
 }
 
@@ -117,14 +117,14 @@ pub fn ifma_available() -> bool {
 /// mask does not hide them and the kernel request allows them. Cached.
 pub fn adx_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| select::request() != Request::Portable && Adx::get().is_some())
+    *AVAILABLE.get_or_init(|| settings::request() != Request::Portable && Adx::get().is_some())
 }
 
 /// True when AVX2 code may run (the window gather): the CPU has it, the mask
 /// does not hide it and the request allows more than the portable code.
 pub fn avx2_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| select::request() != Request::Portable && Avx2::get().is_some())
+    *AVAILABLE.get_or_init(|| settings::request() != Request::Portable && Avx2::get().is_some())
 }
 
 /// True when the AVX2 family runs the secret exponentiations of the
@@ -134,7 +134,7 @@ pub fn avx2_available() -> bool {
 pub fn avx2_family_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        matches!(select::request(), Request::Auto | Request::Avx2)
+        matches!(settings::request(), Request::Auto | Request::Avx2)
             && Avx2::get().is_some()
             && !ifma_available()
     })

@@ -89,7 +89,6 @@ use std::sync::OnceLock;
 use zeroize::Zeroize;
 
 use crate::arch::portable52::{self, Modulus52};
-use crate::arch::select::{self, Request, SqrChoice};
 
 use ifma::MAX_NR;
 
@@ -302,7 +301,7 @@ pub fn pow_public(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
     }
 }
 
-/// [`crate::exp::window::gather`] compiled with AVX2 (four limbs per load
+/// [`crate::arch::gather::gather`] compiled with AVX2 (four limbs per load
 /// and logic operation, against two with the baseline's SSE2), where the
 /// CPU has AVX2 and the kernel request allows more than the portable code.
 /// Returns false, having done nothing, elsewhere. The same code as the
@@ -319,7 +318,7 @@ pub fn gather_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) -> bool
 
 #[target_feature(enable = "avx2")]
 fn gather_with_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
-    crate::exp::window::gather(out, table, digit, s);
+    crate::arch::gather::gather(out, table, digit, s);
 }
 
 /// MULX/ADX Montgomery multiplication with the portable `mont::Kernel`

@@ -43,10 +43,10 @@ use core::arch::x86_64::*;
 
 use crate::arch::portable52::MASK;
 
-use super::MAX_NR;
 use super::lanes::{DualMod, Lanes, shift_copies};
 use super::normalize::normalize;
 use super::opaque::{opaque, opaque_mask};
+use super::{MAX_NR, W};
 
 /// Up to this register count the modulus rows are kept from loop hoisting
 /// (`opaque`); above it (9 and 10 registers, where the window alone takes 22
@@ -84,10 +84,6 @@ pub(super) const STRAIGHT_MAX_NR: usize = 8;
 /// constant-time harnesses and every binary use the library as shipped,
 /// written out.
 const WRITTEN_OUT: bool = !cfg!(test) && !cfg!(fuzzing);
-
-/// Window slots: NR + 1 accumulator registers are used (one spare keeps the
-/// unrolled slide in bounds).
-pub(super) const W: usize = MAX_NR + 2;
 
 /// The A part of step i = 4 g + S (S a literal, so every register index and
 /// shuffle constant is static; g is public): a_j b_i at positions i + j (lo)

@@ -56,6 +56,11 @@
 /// The largest register count per operand: d <= 40 digits (moduli up to 2078 bits).
 pub const MAX_NR: usize = 10;
 
+/// Window slots of the dual kernel's accumulator: NR + 1 registers are used
+/// (one spare keeps the unrolled slide in bounds). Per-register arrays sized
+/// for any NR up to `MAX_NR + 1` use it too.
+const W: usize = MAX_NR + 2;
+
 #[macro_use]
 mod lanes;
 #[macro_use]

@@ -16,7 +16,7 @@ use core::arch::x86_64::*;
 
 use crate::arch::portable52::MASK;
 
-use super::amm::W;
+use super::W;
 use super::lanes::Lanes;
 use super::opaque::gpr;
 
