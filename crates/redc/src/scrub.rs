@@ -6,8 +6,9 @@
 //! moved by copy, and in registers the compiler spills. Those frames are
 //! dead once the computation returns, and the next calls overwrite only
 //! as much of them as they use. [`scrubbed`] runs a computation and then
-//! zeroes [`SCRUB_BYTES`] of stack below its caller's frame, where the
-//! computation's frames were.
+//! zeroes a fixed stretch of stack below its caller's frame, where the
+//! computation's frames were: [`OPERATION_BYTES`] after a private
+//! operation, [`SETUP_BYTES`] after key setup ([`scrubbed_setup`]).
 //!
 //! The library runs inside it: every private operation (one at a time or a
 //! batch, on each worker thread), building a private key (from components,
@@ -17,18 +18,24 @@
 
 use core::hint::black_box;
 
-/// Bytes of stack [`scrubbed`] zeroes: above the deepest stack any of the
-/// library's operations uses, with room for the IFMA path's on-stack
-/// tables (without the scrub, key generation, the deepest, writes below
-/// 20 KiB on the portable, MULX/ADX and AVX2 paths; `secret_scan_stack`
-/// prints each phase's figure and fails on any secret the scrub missed).
-/// Zeroing it is one `memset` of 64 KiB (docs/ARCHITECTURE.md has its cost).
-pub const SCRUB_BYTES: usize = 64 * 1024;
+/// Bytes of stack [`scrubbed`] zeroes after a private operation (one, or a
+/// batch's run on one thread): above the deepest stack an operation writes
+/// (about 5 KiB on the portable, MULX/ADX and AVX2 paths, test frames
+/// included; `secret_scan_stack` prints each phase's figure and fails on any
+/// secret left below the scrub), and small enough for the stacks operations
+/// run on: OpenSSL runs the provider's operations inside async jobs, on
+/// fibers of 32 KiB, below the TLS stack's own frames.
+pub const OPERATION_BYTES: usize = 16 * 1024;
 
-/// Runs `f`, then zeroes the [`SCRUB_BYTES`] of stack below this call's
+/// Bytes of stack [`scrubbed_setup`] zeroes after building a key, reading
+/// or writing a key file, or generating a key: deeper work (key generation
+/// writes about 19 KiB), on ordinary thread stacks.
+pub const SETUP_BYTES: usize = 32 * 1024;
+
+/// Runs `f`, then zeroes the [`OPERATION_BYTES`] of stack below this call's
 /// frame, which held `f`'s frames. `f`'s result is returned in this call's
-/// frame, above the zeroed stretch. A thread needs SCRUB_BYTES of stack to
-/// spare below the caller (threads get 2 MiB by default).
+/// frame, above the zeroed stretch. The caller's stack needs that much room
+/// to spare below it.
 ///
 /// ```
 /// let sum = redc::scrub::scrubbed(|| {
@@ -40,7 +47,15 @@ pub const SCRUB_BYTES: usize = 64 * 1024;
 #[inline(never)]
 pub fn scrubbed<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
-    zero_below();
+    zero_below::<{ OPERATION_BYTES / 8 }>();
+    out
+}
+
+/// [`scrubbed`] for key setup: zeroes [`SETUP_BYTES`].
+#[inline(never)]
+pub fn scrubbed_setup<R>(f: impl FnOnce() -> R) -> R {
+    let out = below(f);
+    zero_below::<{ SETUP_BYTES / 8 }>();
     out
 }
 
@@ -51,10 +66,10 @@ fn below<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// Zeroes SCRUB_BYTES of stack below the caller: a frame of that size,
+/// Zeroes WORDS words of stack below the caller: a frame of that size,
 /// filled with zeros that the optimiser must assume are read.
 #[inline(never)]
-fn zero_below() {
-    let mut area = [0u64; SCRUB_BYTES / 8];
+fn zero_below<const WORDS: usize>() {
+    let mut area = [0u64; WORDS];
     black_box(&mut area);
 }

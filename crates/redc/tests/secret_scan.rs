@@ -86,22 +86,8 @@ fn hits() -> Vec<String> {
 fn no_secret_is_left_in_freed_memory() {
     // Unarmed: make the key and learn its secrets.
     let key = keygen::generate(2048, 65537, &mut Replay(14)).unwrap();
-    let key_secrets = [
-        key.p_bytes(),
-        key.q_bytes(),
-        key.d_bytes(),
-        key.dp_bytes(),
-        key.dq_bytes(),
-        key.qinv_bytes(),
-    ];
-    secrets::register([
-        &key_secrets[0],
-        &key_secrets[1],
-        &key_secrets[2],
-        &key_secrets[3],
-        &key_secrets[4],
-        &key_secrets[5],
-    ]);
+    let key_secrets = secrets::of(&key);
+    secrets::register(&key_secrets);
     let backends = common::backends();
     // Sanity: the scanner sees a secret freed without wiping.
     ARMED.store(true, Relaxed);

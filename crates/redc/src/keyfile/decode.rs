@@ -153,7 +153,7 @@ pub fn decode_public_key_with_passphrase(
 /// Every reader's core; the stack it used (a decrypted key's bytes, the
 /// passphrase's derived key) is wiped before it returns ([`crate::scrub`]).
 fn decode_any(input: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {
-    crate::scrub::scrubbed(|| decode_any_in(input, pass))
+    crate::scrub::scrubbed_setup(|| decode_any_in(input, pass))
 }
 
 fn decode_any_in(input: &[u8], pass: Option<&[u8]>) -> Result<Decoded, KeyFileError> {

@@ -130,7 +130,7 @@ pub fn encode_private_key_info(
     format: PrivateKeyFormat,
     encoding: Encoding,
 ) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
-    crate::scrub::scrubbed(|| encode_private_key_info_in(c, alg, format, encoding))
+    crate::scrub::scrubbed_setup(|| encode_private_key_info_in(c, alg, format, encoding))
 }
 
 /// [`encode_private_key_info`] inside the caller's stack scrub.
@@ -265,53 +265,40 @@ pub fn encode_private_key_encrypted_info<R: rand_core::TryCryptoRng + ?Sized>(
     kdf: KeyKdf,
     rng: &mut R,
 ) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
-    crate::scrub::scrubbed(|| encode_encrypted(c, alg, format, encoding, pass, cipher, kdf, rng))
-}
-
-/// [`encode_private_key_encrypted_info`] inside the caller's stack scrub.
-#[allow(clippy::too_many_arguments)]
-fn encode_encrypted<R: rand_core::TryCryptoRng + ?Sized>(
-    c: &RsaPrivateComponents,
-    alg: KeyAlgorithm,
-    format: PrivateKeyFormat,
-    encoding: Encoding,
-    pass: &[u8],
-    cipher: KeyCipher,
-    kdf: KeyKdf,
-    rng: &mut R,
-) -> Result<Zeroizing<Vec<u8>>, KeyFileError> {
-    if pass.is_empty() {
-        return Err(KeyFileError::Encode("empty passphrase".into()));
-    }
-    match format {
-        PrivateKeyFormat::Pkcs1 => {
-            if encoding == Encoding::Der {
-                return Err(KeyFileError::Encode(
-                    "a PKCS#1 key has no encrypted DER form; use PKCS#8".into(),
-                ));
-            }
-            let label = match alg {
-                KeyAlgorithm::Rsa => LABEL_PKCS1_PRIVATE,
-                KeyAlgorithm::RsaPss(None) => LABEL_PKCS1_PSS_PRIVATE,
-                KeyAlgorithm::RsaPss(Some(_)) => {
+    crate::scrub::scrubbed_setup(|| {
+        if pass.is_empty() {
+            return Err(KeyFileError::Encode("empty passphrase".into()));
+        }
+        match format {
+            PrivateKeyFormat::Pkcs1 => {
+                if encoding == Encoding::Der {
                     return Err(KeyFileError::Encode(
-                        "PKCS#1 cannot hold RSA-PSS parameters; use PKCS#8".into(),
+                        "a PKCS#1 key has no encrypted DER form; use PKCS#8".into(),
                     ));
                 }
-            };
-            let der = pkcs1_private_der(c)?;
-            encrypted::encrypt_legacy(der.as_bytes(), label, pass, cipher, rng)
-        }
-        PrivateKeyFormat::Pkcs8 => {
-            let plain = encode_private_key_info(c, alg, PrivateKeyFormat::Pkcs8, Encoding::Der)?;
-            let doc = encrypted::encrypt_pkcs8(&plain, pass, cipher, kdf, rng)?;
-            match encoding {
-                Encoding::Der => Ok(doc.to_bytes()),
-                Encoding::Pem => {
-                    let pem = doc.to_pem(LABEL_ENCRYPTED, LineEnding::LF).map_err(encode_err)?;
-                    Ok(Zeroizing::new(pem.as_bytes().to_vec()))
+                let label = match alg {
+                    KeyAlgorithm::Rsa => LABEL_PKCS1_PRIVATE,
+                    KeyAlgorithm::RsaPss(None) => LABEL_PKCS1_PSS_PRIVATE,
+                    KeyAlgorithm::RsaPss(Some(_)) => {
+                        return Err(KeyFileError::Encode(
+                            "PKCS#1 cannot hold RSA-PSS parameters; use PKCS#8".into(),
+                        ));
+                    }
+                };
+                let der = pkcs1_private_der(c)?;
+                encrypted::encrypt_legacy(der.as_bytes(), label, pass, cipher, rng)
+            }
+            PrivateKeyFormat::Pkcs8 => {
+                let plain = encode_private_key_info(c, alg, PrivateKeyFormat::Pkcs8, Encoding::Der)?;
+                let doc = encrypted::encrypt_pkcs8(&plain, pass, cipher, kdf, rng)?;
+                match encoding {
+                    Encoding::Der => Ok(doc.to_bytes()),
+                    Encoding::Pem => {
+                        let pem = doc.to_pem(LABEL_ENCRYPTED, LineEnding::LF).map_err(encode_err)?;
+                        Ok(Zeroizing::new(pem.as_bytes().to_vec()))
+                    }
                 }
             }
         }
-    }
+    })
 }

@@ -200,7 +200,7 @@ impl RsaPrivateKey {
     /// assert_eq!(RsaPrivateKey::from_components(bad).unwrap_err(), Error::InvalidKey("n is not p * q"));
     /// ```
     pub fn from_components(c: PrivateComponents<'_>) -> Result<RsaPrivateKey, Error> {
-        crate::scrub::scrubbed(|| Self::from_components_in(c))
+        crate::scrub::scrubbed_setup(|| Self::from_components_in(c))
     }
 
     /// [`RsaPrivateKey::from_components`] inside the caller's stack scrub.
@@ -313,7 +313,7 @@ impl RsaPrivateKey {
     /// ```
     #[doc(hidden)]
     pub fn with_backend(&self, backend: crate::exp::Backend) -> Option<RsaPrivateKey> {
-        crate::scrub::scrubbed(|| {
+        crate::scrub::scrubbed_setup(|| {
             Some(RsaPrivateKey {
                 public: self.public.with_backend(backend)?,
                 crt: self.crt.with_backend(backend)?,

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use redc::hash::HashAlg;
 use redc::rsa::{RsaPrivateKey, os_rng};
+use zeroize::Zeroizing;
 
 pub const NAMES: [&str; 6] = ["p", "q", "d", "dP", "dQ", "qInv"];
 pub const FORMS: [&str; 6] = [
@@ -79,9 +80,20 @@ fn bytes_of(words: impl IntoIterator<Item = u64>) -> Vec<u8> {
     words.into_iter().flat_map(u64::to_le_bytes).collect()
 }
 
-/// Register a key's secrets, big-endian as `RsaPrivateKey::p_bytes` and its
-/// siblings give them, in the order of [`NAMES`].
-pub fn register(secrets: [&[u8]; 6]) {
+/// A key's secrets, big-endian, in the order of [`NAMES`] (wiped on drop).
+pub fn of(key: &RsaPrivateKey) -> [Zeroizing<Vec<u8>>; 6] {
+    [
+        key.p_bytes(),
+        key.q_bytes(),
+        key.d_bytes(),
+        key.dp_bytes(),
+        key.dq_bytes(),
+        key.qinv_bytes(),
+    ]
+}
+
+/// Register a key's secrets, as [`of`] gives them.
+pub fn register(secrets: &[Zeroizing<Vec<u8>>; 6]) {
     let le: Vec<Vec<u8>> = secrets
         .iter()
         .map(|s| s.iter().rev().copied().collect())

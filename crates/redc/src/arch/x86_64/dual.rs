@@ -40,7 +40,7 @@ impl DualKey {
         if !ifma_available() || p.m.d != q.m.d {
             return None;
         }
-        crate::scrub::scrubbed(|| Self::build(p, q))
+        crate::scrub::scrubbed_setup(|| Self::build(p, q))
     }
 
     /// [`DualKey::new`]'s tables, inside its stack scrub.
