@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use crate::arch::portable52::Modulus52;
 use crate::arch::settings::{self, Request, SqrChoice};
 
-use super::ifma::{self, DualMod, Lanes, MAX_NR};
+use super::ifma::{DualMod, Lanes, MAX_NR};
 use super::*;
 
 /// Whether the dual IFMA kernel squares with the dedicated squaring at `nr`
@@ -32,7 +32,10 @@ pub fn dedicated_sqr(nr: usize) -> bool {
 /// a fixed public modulus pair (no key is involved). About 0.2 ms at 10
 /// registers.
 pub fn calibrate_sqr(nr: usize) -> (f64, f64) {
-    if !ifma_available() || nr == 0 || nr > MAX_NR {
+    let Some(ifma) = cpu::ifma() else {
+        return (0.0, 0.0);
+    };
+    if nr == 0 || nr > MAX_NR {
         return (0.0, 0.0);
     }
     // Public, fixed inputs: odd moduli of 52 d - 2 bits from a xorshift, a base below them.
@@ -60,11 +63,8 @@ pub fn calibrate_sqr(nr: usize) -> (f64, f64) {
         let mut time = |dedicated: bool| {
             let t = std::time::Instant::now();
             for _ in 0..32 {
-                // SAFETY: ifma_available() was checked above.
-                unsafe {
-                    ifma::sqr_dual::<NR, false>(&mut y, &a, &m, dedicated);
-                    ifma::sqr_dual::<NR, false>(&mut a, &y, &m, dedicated);
-                }
+                ifma.sqr_dual::<NR, false>(&mut y, &a, &m, dedicated);
+                ifma.sqr_dual::<NR, false>(&mut a, &y, &m, dedicated);
             }
             t.elapsed().as_nanos() as f64 / 64.0
         };

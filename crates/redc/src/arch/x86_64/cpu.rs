@@ -113,6 +113,12 @@ pub fn ifma_available() -> bool {
     })
 }
 
+/// The IFMA token where [`ifma_available`] holds (the CPU, the mask and the
+/// kernel request all allow the IFMA kernels), else None.
+pub fn ifma() -> Option<Ifma> {
+    if ifma_available() { Ifma::get() } else { None }
+}
+
 /// True when the MULX/ADX kernels may run: the CPU has BMI2 and ADX, the
 /// mask does not hide them and the kernel request allows them. Cached.
 pub fn adx_available() -> bool {
@@ -125,6 +131,12 @@ pub fn adx_available() -> bool {
 pub fn avx2_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| settings::request() != Request::Portable && Avx2::get().is_some())
+}
+
+/// The AVX2 token where [`avx2_available`] holds (the CPU, the mask and the
+/// kernel request all allow AVX2 code), else None.
+pub fn avx2() -> Option<Avx2> {
+    if avx2_available() { Avx2::get() } else { None }
 }
 
 /// True when the AVX2 family runs the secret exponentiations of the

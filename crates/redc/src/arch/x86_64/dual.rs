@@ -8,7 +8,8 @@ use zeroize::Zeroize;
 
 use crate::arch::portable52::{self, Modulus52};
 
-use super::ifma::{self, DualMod, Lanes};
+use super::cpu::Ifma;
+use super::ifma::{DualMod, Lanes};
 use super::*;
 
 /// The tables of the dual kernel for one CRT pair (p, q): the moduli
@@ -37,14 +38,15 @@ impl DualKey {
     /// before this returns ([`crate::scrub`]), for every caller (a key's
     /// load, its clone, a forced backend).
     pub fn new(p: &Ifma52Modulus, q: &Ifma52Modulus) -> Option<DualKey> {
-        if !ifma_available() || p.m.d != q.m.d {
+        let ifma = cpu::ifma()?;
+        if p.m.d != q.m.d {
             return None;
         }
-        crate::scrub::scrubbed_setup(|| Self::build(p, q))
+        crate::scrub::scrubbed_setup(|| Self::build(ifma, p, q))
     }
 
     /// [`DualKey::new`]'s tables, inside its stack scrub.
-    fn build(p: &Ifma52Modulus, q: &Ifma52Modulus) -> Option<DualKey> {
+    fn build(ifma: Ifma, p: &Ifma52Modulus, q: &Ifma52Modulus) -> Option<DualKey> {
         let pipe = match (p.m.pipelined(), q.m.pipelined()) {
             (Some(pp), Some(pq)) => Some((pp, pq)),
             _ => None,
@@ -59,6 +61,7 @@ impl DualKey {
             p: p.m.clone(),
             q: q.m.clone(),
             _fill: [0; TABLES_FILL],
+            ifma,
         }));
         Some(DualKey {
             tables,
@@ -117,7 +120,7 @@ impl DualKey {
     /// amm(x_lo, f R^2) + amm(x_hi, f R^3) mod each prime, three dual
     /// products (f R^3 included) in place of the reductions of x into p and
     /// q. None where the primes leave less margin in their digit count than
-    /// this needs (5 bits plain, 109 pipelined: see [`ifma::pow_dual`] on its
+    /// this needs (5 bits plain, 109 pipelined: see `ifma::pow_dual` on its
     /// first entry); RSA-2048, -3072 and -4096 primes have it. Panics if x
     /// has bits at or above 2^(104 d - 10) (x < p q never has).
     pub fn pow_secret_blinded_wide(
@@ -294,6 +297,8 @@ struct Tables<const NR: usize> {
     /// (and may hold a prime's digits from an earlier frame) into the heap
     /// block that outlives it (`tests/secret_scan.rs` finds such bytes).
     _fill: [u64; TABLES_FILL],
+    /// The token for the dual kernels: the tables exist only where it did.
+    ifma: Ifma,
 }
 
 /// Words of `Tables::_fill`: the fields after the two 64-byte aligned ones
@@ -379,11 +384,8 @@ impl<const NR: usize> Tables<NR> {
         if let Some((fp, fq)) = factors {
             let mut f = self.bases(fp, fq);
             let mut fr = Lanes::<NR>::ZERO;
-            // SAFETY: a `DualKey` exists only where ifma_available() held at its creation.
-            unsafe {
-                ifma::amm_dual::<NR, false, PIPE>(&mut fr, &f, rr, m);
-                ifma::amm_dual::<NR, false, PIPE>(&mut entry, &fr, rr, m);
-            }
+            self.ifma.amm_dual::<NR, false, PIPE>(&mut fr, &f, rr, m);
+            self.ifma.amm_dual::<NR, false, PIPE>(&mut entry, &fr, rr, m);
             f.zeroize();
             fr.zeroize();
         }
@@ -392,8 +394,8 @@ impl<const NR: usize> Tables<NR> {
         match input {
             Input::Halves(bp, bq) => {
                 let mut base = self.bases(bp, bq);
-                // SAFETY: as above.
-                unsafe { ifma::amm_dual::<NR, false, PIPE>(&mut first, &base, &entry, m) };
+                self.ifma
+                    .amm_dual::<NR, false, PIPE>(&mut first, &base, &entry, m);
                 base.zeroize();
             }
             Input::Wide(x) => {
@@ -417,23 +419,19 @@ impl<const NR: usize> Tables<NR> {
                 let mut hi = Lanes::<NR>::interleave(&digits[d..], &digits[d..]);
                 let mut entry3 = Lanes::<NR>::ZERO;
                 let (mut t_lo, mut t_hi) = (Lanes::<NR>::ZERO, Lanes::<NR>::ZERO);
-                // SAFETY: as above.
-                unsafe {
-                    ifma::amm_dual::<NR, false, PIPE>(&mut entry3, &entry, rr, m);
-                    ifma::amm_dual::<NR, false, PIPE>(&mut t_lo, &lo, &entry, m);
-                    ifma::amm_dual::<NR, false, PIPE>(&mut t_hi, &hi, &entry3, m);
-                    ifma::add_dual(&mut first, &t_lo, &t_hi);
-                }
+                self.ifma.amm_dual::<NR, false, PIPE>(&mut entry3, &entry, rr, m);
+                self.ifma.amm_dual::<NR, false, PIPE>(&mut t_lo, &lo, &entry, m);
+                self.ifma.amm_dual::<NR, false, PIPE>(&mut t_hi, &hi, &entry3, m);
+                self.ifma.add_dual(&mut first, &t_lo, &t_hi);
                 digits.zeroize();
                 for v in [&mut lo, &mut hi, &mut entry3, &mut t_lo, &mut t_hi] {
                     v.zeroize();
                 }
             }
         }
-        // SAFETY: as above.
-        let y = unsafe {
-            ifma::pow_dual::<NR, PIPE>(m, &self.m, &first, rr, ep, eq, choices.dedicated, choices.xmm)
-        };
+        let y =
+            self.ifma
+                .pow_dual::<NR, PIPE>(m, &self.m, &first, rr, ep, eq, choices.dedicated, choices.xmm);
         first.zeroize();
         entry.zeroize();
         self.results(y)
@@ -473,8 +471,9 @@ impl<const NR: usize> DualTables for Tables<NR> {
 
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>) {
         let mut base = self.bases(bp, bq);
-        // SAFETY: as in `pow_secret`.
-        let y = unsafe { ifma::pow_dual_public::<NR>(&self.m, &base, &self.rr, exp, dedicated) };
+        let y = self
+            .ifma
+            .pow_dual_public::<NR>(&self.m, &base, &self.rr, exp, dedicated);
         base.zeroize();
         self.results(y)
     }

@@ -34,7 +34,7 @@ pub fn pow_mb8(
 
 /// [`pow_mb8`] of the bases times per-lane factors (blinding factors, each
 /// below its modulus): `(bases[l] factors[l])^exps[l] mod moduli[l]`, the
-/// factor entering inside the kernel ([`ifma::mb8::pow`]).
+/// factor entering inside the kernel (`ifma::mb8::pow`).
 pub fn pow_mb8_blinded(
     moduli: [&Modulus52; ifma::mb8::LANES],
     bases: [&[u64]; ifma::mb8::LANES],
@@ -48,7 +48,7 @@ pub fn pow_mb8_blinded(
 }
 
 /// [`pow_mb8`] with one PUBLIC exponent for every lane (its bits choose the
-/// steps, [`ifma::mb8::pow_public`]): `bases[l]^e mod moduli[l]`. Constant
+/// steps, `ifma::mb8::pow_public`): `bases[l]^e mod moduli[l]`. Constant
 /// time in the bases and moduli.
 pub fn pow_public_mb8(
     moduli: [&Modulus52; ifma::mb8::LANES],
@@ -96,7 +96,8 @@ fn run_mb8(
     exp: Mb8Exponent<'_>,
 ) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].d;
-    if !ifma_available() || moduli.iter().any(|m| m.d != d) || !mb8_runs(d) {
+    let ifma = cpu::ifma()?;
+    if moduli.iter().any(|m| m.d != d) || !mb8_runs(d) {
         return None;
     }
     for (m, b) in moduli.iter().zip(bases) {
@@ -109,12 +110,9 @@ fn run_mb8(
         let mm = ifma::mb8::Mb8Mod::<D>::new(moduli);
         let mut base = mb8_in::<D>(bases);
         let mut factor = factors.map(mb8_in::<D>);
-        // SAFETY: ifma_available() was checked above.
-        let mut y = unsafe {
-            match exp {
-                Mb8Exponent::Secret(exps) => ifma::mb8::pow::<D>(&mm, &base, factor.as_ref(), exps),
-                Mb8Exponent::Public(e) => ifma::mb8::pow_public::<D>(&mm, &base, e),
-            }
+        let mut y = match exp {
+            Mb8Exponent::Secret(exps) => ifma.mb8_pow::<D>(&mm, &base, factor.as_ref(), exps),
+            Mb8Exponent::Public(e) => ifma.mb8_pow_public::<D>(&mm, &base, e),
         };
         let out = (0..ifma::mb8::LANES).map(|l| mb8_out(&y, l, moduli[l])).collect();
         base.zeroize();
@@ -147,7 +145,8 @@ pub fn invert_many_mb8(
     invert8: impl FnOnce(&[Vec<u64>]) -> Option<Vec<Vec<u64>>>,
 ) -> Option<Vec<Vec<u64>>> {
     let d = m.d;
-    if !ifma_available() || !mb8_runs(d) || xs.is_empty() {
+    let ifma = cpu::ifma()?;
+    if !mb8_runs(d) || xs.is_empty() {
         return None;
     }
     for x in xs.iter().chain([&scale]) {
@@ -156,15 +155,14 @@ pub fn invert_many_mb8(
     const L: usize = ifma::mb8::LANES;
     let rounds = xs.len().div_ceil(L);
     with_mb8_digits!(d, D => {
-        use ifma::mb8::{Mb8, amm_scratch};
+        use ifma::mb8::Mb8;
         let mm = ifma::mb8::Mb8Mod::<D>::new([m; L]);
         let mut sc = ifma::mb8::Scratch::new();
         let mut one = Mb8::<D>::ZERO;
         one.0[0] = [1; L];
-        // SAFETY (every amm_scratch below): ifma_available() was checked above.
         let mut amm = |a: &Mb8<D>, b: &Mb8<D>| {
             let mut out = Mb8::<D>::ZERO;
-            unsafe { amm_scratch::<D>(&mut out, a, b, &mm, &mut sc) };
+            ifma.mb8_amm_scratch::<D>(&mut out, a, b, &mm, &mut sc);
             out
         };
         // x in the Montgomery domain per round, and the running prefixes.

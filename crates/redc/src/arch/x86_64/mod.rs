@@ -308,17 +308,13 @@ pub fn pow_public(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
 /// portable gather, so the same constant-time argument: every entry is read
 /// and the digit only makes masks.
 pub fn gather_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) -> bool {
-    let avx2 = avx2_available();
-    if avx2 {
-        // SAFETY: AVX2 was detected above.
-        unsafe { gather_with_avx2(out, table, digit, s) };
+    match cpu::avx2() {
+        Some(avx2) => {
+            avx2.gather(out, table, digit, s);
+            true
+        }
+        None => false,
     }
-    avx2
-}
-
-#[target_feature(enable = "avx2")]
-fn gather_with_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
-    crate::arch::gather::gather(out, table, digit, s);
 }
 
 /// MULX/ADX Montgomery multiplication with the portable `mont::Kernel`

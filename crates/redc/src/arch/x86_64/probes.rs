@@ -135,7 +135,8 @@ fn amm52_dual_in(
     form: Form,
 ) -> Option<(Vec<u64>, Vec<u64>)> {
     let d = p.m.d;
-    if !ifma_available() || q.m.d != d || iters == 0 {
+    let ifma = cpu::ifma()?;
+    if q.m.d != d || iters == 0 {
         return None;
     }
     if [ap, bp, aq, bq]
@@ -158,16 +159,13 @@ fn amm52_dual_in(
         let b = Lanes::<NR>::interleave(bp, bq);
         let mut y = Lanes::<NR>::ZERO;
         for _ in 0..iters {
-            // SAFETY: ifma_available() was checked above.
-            unsafe {
-                match (sqr, form) {
-                    (true, Form::Plain) => ifma::amm_dual::<NR, true, false>(&mut y, &x, &x, &dm),
-                    (false, Form::Plain) => ifma::amm_dual::<NR, false, false>(&mut y, &x, &b, &dm),
-                    (true, Form::Pipelined) => ifma::amm_dual::<NR, true, true>(&mut y, &x, &x, &dm),
-                    (false, Form::Pipelined) => ifma::amm_dual::<NR, false, true>(&mut y, &x, &b, &dm),
-                    (true, Form::Xmm) => ifma::amm_dual_xmm::<NR, true>(&mut y, &x, &x, &dm),
-                    (false, Form::Xmm) => ifma::amm_dual_xmm::<NR, false>(&mut y, &x, &b, &dm),
-                }
+            match (sqr, form) {
+                (true, Form::Plain) => ifma.amm_dual::<NR, true, false>(&mut y, &x, &x, &dm),
+                (false, Form::Plain) => ifma.amm_dual::<NR, false, false>(&mut y, &x, &b, &dm),
+                (true, Form::Pipelined) => ifma.amm_dual::<NR, true, true>(&mut y, &x, &x, &dm),
+                (false, Form::Pipelined) => ifma.amm_dual::<NR, false, true>(&mut y, &x, &b, &dm),
+                (true, Form::Xmm) => ifma.amm_dual_xmm::<NR, true>(&mut y, &x, &x, &dm),
+                (false, Form::Xmm) => ifma.amm_dual_xmm::<NR, false>(&mut y, &x, &b, &dm),
             }
             x = y;
         }
@@ -196,7 +194,8 @@ pub fn sqr52_single(n: &[u64], a: &[u64], iters: usize) -> Option<Vec<u64>> {
 fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<Vec<u64>> {
     let md = Modulus52::with_digit_multiple(n, 8)?;
     let (d, nr) = (md.d, md.d / 8);
-    if !ifma_available() || nr == 0 || nr > ifma::single::MAX_NR || iters == 0 {
+    let ifma = cpu::ifma()?;
+    if nr == 0 || nr > ifma::single::MAX_NR || iters == 0 {
         return None;
     }
     if [Some(a), b]
@@ -213,13 +212,10 @@ fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<V
         let mut y = ifma::single::Digits::<NR>::ZERO;
         let mut scratch = ifma::single::AScratch::<NR>::ZERO;
         for _ in 0..iters {
-            // SAFETY: ifma_available() was checked above.
-            unsafe {
-                match &b {
-                    Some(b) => ifma::single::amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
-                    None => ifma::single::sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
-                }
-            };
+            match &b {
+                Some(b) => ifma.single_amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
+                None => ifma.single_sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
+            }
             x = y;
         }
         scratch.zeroize();
@@ -227,7 +223,7 @@ fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<V
     }))
 }
 
-/// One eight-lane almost-Montgomery product ([`ifma::mb8::amm`]) per lane on
+/// One eight-lane almost-Montgomery product (`ifma::mb8::amm`) per lane on
 /// radix-2^52 digit vectors of each modulus's digit count d (the same for
 /// all), for differential tests and benchmarks, repeated `iters` times with
 /// the output fed back as a. None on wrong lengths or without IFMA.
@@ -238,7 +234,8 @@ pub fn amm52_mb8(
     iters: usize,
 ) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].m.d;
-    if !ifma_available() || iters == 0 || moduli.iter().any(|m| m.m.d != d) {
+    let ifma = cpu::ifma()?;
+    if iters == 0 || moduli.iter().any(|m| m.m.d != d) {
         return None;
     }
     if a.iter()
@@ -254,16 +251,15 @@ pub fn amm52_mb8(
         let b = ifma::mb8::Mb8::<D>::from_lanes(&b);
         let mut y = ifma::mb8::Mb8::<D>::ZERO;
         for _ in 0..iters {
-            // SAFETY: ifma_available() was checked above.
-            unsafe { ifma::mb8::amm::<D>(&mut y, &x, &b, &mm) };
+            ifma.mb8_amm::<D>(&mut y, &x, &b, &mm);
             x = y;
         }
         (0..ifma::mb8::LANES).map(|l| x.lane(l)).collect()
     }))
 }
 
-/// Eight-lane dedicated squarings ([`ifma::mb8::sqr`] up to
-/// [`ifma::mb8::REG_MAX_D`] digits, [`ifma::mb8::sqr_cols`] above) repeated
+/// Eight-lane dedicated squarings (`ifma::mb8::sqr` up to
+/// [`ifma::mb8::REG_MAX_D`] digits, `ifma::mb8::sqr_cols` above) repeated
 /// `iters` times (a -> a^2 R^-1), for differential tests and benchmarks.
 /// None on wrong lengths or without IFMA.
 pub fn sqr52_mb8(
@@ -272,7 +268,8 @@ pub fn sqr52_mb8(
     iters: usize,
 ) -> Option<Vec<Vec<u64>>> {
     let d = moduli[0].m.d;
-    if !ifma_available() || iters == 0 || moduli.iter().any(|m| m.m.d != d) {
+    let ifma = cpu::ifma()?;
+    if iters == 0 || moduli.iter().any(|m| m.m.d != d) {
         return None;
     }
     if a.iter()
@@ -287,8 +284,7 @@ pub fn sqr52_mb8(
         let mut y = ifma::mb8::Mb8::<D>::ZERO;
         let mut scratch = ifma::mb8::Scratch::new();
         for _ in 0..iters {
-            // SAFETY: ifma_available() was checked above.
-            unsafe { ifma::mb8::sqr_any::<D>(&mut y, &x, &mm, &mut scratch) };
+            ifma.mb8_sqr_any::<D>(&mut y, &x, &mm, &mut scratch);
             x = y;
         }
         (0..ifma::mb8::LANES).map(|l| x.lane(l)).collect()

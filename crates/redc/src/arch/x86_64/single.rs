@@ -6,6 +6,7 @@ use zeroize::Zeroize;
 
 use crate::arch::portable52::{self, Modulus52};
 
+use super::cpu::Ifma;
 use super::*;
 
 /// A PUBLIC modulus prepared for the single-modulus IFMA kernel
@@ -28,6 +29,8 @@ trait SingleTables: Send + Sync {
 struct Single<const NR: usize> {
     m: ifma::single::SingleMod<NR>,
     md: Modulus52,
+    /// The token for the single-modulus kernels: the tables exist only where it did.
+    ifma: Ifma,
 }
 
 impl<const NR: usize> SingleTables for Single<NR> {
@@ -36,8 +39,7 @@ impl<const NR: usize> SingleTables for Single<NR> {
         let d = self.md.d;
         let mut dg = portable52::to_digits(base, d);
         let mut b = ifma::single::Digits::<NR>::from_slice(&dg);
-        // SAFETY: a `SingleKey` exists only where ifma_available() held at its creation.
-        let mut y = unsafe { ifma::single::pow_public::<NR>(&self.m, &b, exp) };
+        let mut y = self.ifma.single_pow_public::<NR>(&self.m, &b, exp);
         let mut yd = y.to_vec(d);
         portable52::final_reduce(&self.md, &mut yd);
         let out = portable52::from_digits(&yd, self.md.limbs.len());
@@ -53,9 +55,7 @@ impl SingleKey {
     /// The single-modulus tables of an odd public `n >= 3` (little-endian
     /// limbs), or None without IFMA or above 80 digits.
     pub fn new(n: &[u64]) -> Option<SingleKey> {
-        if !ifma_available() {
-            return None;
-        }
+        let ifma = cpu::ifma()?;
         let md = Modulus52::with_digit_multiple(n, 8)?;
         let nr = md.d / 8;
         if nr == 0 || nr > ifma::single::MAX_NR {
@@ -64,6 +64,7 @@ impl SingleKey {
         let tables: Box<dyn SingleTables> = with_nr!(nr, NR => Box::new(Single::<NR> {
             m: ifma::single::SingleMod::new(&md),
             md,
+            ifma,
         }));
         Some(SingleKey { tables })
     }

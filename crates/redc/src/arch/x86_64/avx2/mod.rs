@@ -190,10 +190,7 @@ impl Avx2Modulus {
     /// requested) or n's size is outside the kernels' range
     /// ([`Avx2Modulus::fits`]).
     pub fn new(n: &[u64]) -> Option<Avx2Modulus> {
-        let token = Avx2::get()?;
-        if !super::avx2_available() {
-            return None;
-        }
+        let token = super::cpu::avx2()?;
         let md = Modulus28::new(n)?;
         if !Self::fits(md.bits) {
             return None;
@@ -374,4 +371,20 @@ impl Avx2Modulus {
         debug_assert!(done);
         out.set(entry);
     }
+}
+
+/// The safe entry to the AVX2 gather: it takes the [`Avx2`] token, which
+/// exists only where the CPU has AVX2 and the mask does not hide it.
+impl Avx2 {
+    /// [`crate::arch::gather::gather`] compiled with AVX2.
+    #[inline(always)]
+    pub fn gather(self, out: &mut [u64], table: &[u64], digit: u64, s: usize) {
+        // SAFETY: the token proves the CPU has AVX2 and the mask allows it.
+        unsafe { gather_with_avx2(out, table, digit, s) }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+fn gather_with_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
+    crate::arch::gather::gather(out, table, digit, s);
 }

@@ -182,10 +182,10 @@ struct State<const NR: usize> {
 ///
 /// # Safety
 /// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available
-/// (callers check [`ifma_available`](crate::arch::x86_64::ifma_available)); the function itself has no
-/// other hazard.
+/// (outside this family, through `Ifma::amm_dual`, which takes the token);
+/// the function itself has no other hazard.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
-pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
+pub(super) fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
     out: &mut Lanes<NR>,
     a: &Lanes<NR>,
     b: &Lanes<NR>,
@@ -202,7 +202,7 @@ pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
 /// # Safety
 /// As [`amm_dual`].
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
-pub fn amm_dual_xmm<const NR: usize, const SQR: bool>(
+pub(super) fn amm_dual_xmm<const NR: usize, const SQR: bool>(
     out: &mut Lanes<NR>,
     a: &Lanes<NR>,
     b: &Lanes<NR>,

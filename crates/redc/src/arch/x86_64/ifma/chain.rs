@@ -38,7 +38,7 @@
 //! one (p, q) pair. AMD Zen 4 runs a zmm instruction as two 256-bit halves,
 //! so there the chain's zmm IFMAs (four a step in a product, five in a
 //! square) take the multipliers twice as long as the pair needs, and its
-//! zmm add has two cycles of latency. [`amm_dual_xmm`](super::amm_dual_xmm) keeps x0, c, y and
+//! zmm add has two cycles of latency. [`amm_dual_xmm`](super::amm::amm_dual_xmm) keeps x0, c, y and
 //! the chain's constants as one (p, q) pair in xmm registers: the bracket
 //! is one 128-bit extract of the window (in place of the broadcast), and
 //! y is broadcast once a step for the N part, off the chain. The terms and

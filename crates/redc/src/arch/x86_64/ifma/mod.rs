@@ -41,8 +41,10 @@
 //! - [`mb8`]: eight independent products, one per lane.
 //!
 //! Every function here that is compiled with `target_feature` needs the
-//! features present: its callers hold [`super::cpu::Ifma`] or check
-//! [`super::ifma_available`].
+//! features present, so none is visible outside its family's module: code
+//! elsewhere reaches the kernels only through the token-taking wrappers,
+//! methods of [`super::cpu::Ifma`] (here for the dual kernels, in
+//! [`single`] and [`mb8`] for theirs).
 
 // The AVX-512 intrinsics are stable since Rust 1.89; the workspace declares
 // rust-version 1.85 (not ours to change), and this module is only reached on
@@ -75,9 +77,92 @@ mod pow;
 pub mod single;
 mod sqr;
 
-pub use amm::{amm_dual, amm_dual_xmm};
 pub use lanes::{DualMod, Lanes, Shifted};
-pub use normalize::add_dual;
 pub(in crate::arch::x86_64) use opaque::opaque;
-pub use pow::{pow_dual, pow_dual_in, pow_dual_public};
-pub use sqr::sqr_dual;
+
+use super::cpu::Ifma;
+
+/// The safe entries to the dual kernels: each takes the [`Ifma`] token,
+/// which exists only where the CPU has AVX-512F, AVX-512 IFMA and
+/// AVX-512VL and the mask does not hide them. Preconditions on the operands
+/// are those of the kernel named (bounds, not memory safety).
+impl Ifma {
+    /// `out = amm(a, b)` on both halves (`amm::amm_dual`).
+    #[inline(always)]
+    pub fn amm_dual<const NR: usize, const SQR: bool, const PIPE: bool>(
+        self,
+        out: &mut Lanes<NR>,
+        a: &Lanes<NR>,
+        b: &Lanes<NR>,
+        m: &DualMod<NR>,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F, IFMA and VL and the mask allows them.
+        unsafe { amm::amm_dual::<NR, SQR, PIPE>(out, a, b, m) }
+    }
+
+    /// [`Ifma::amm_dual`] with the quotient chain in xmm registers
+    /// (`amm::amm_dual_xmm`).
+    #[inline(always)]
+    pub fn amm_dual_xmm<const NR: usize, const SQR: bool>(
+        self,
+        out: &mut Lanes<NR>,
+        a: &Lanes<NR>,
+        b: &Lanes<NR>,
+        m: &DualMod<NR>,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F, IFMA and VL and the mask allows them.
+        unsafe { amm::amm_dual_xmm::<NR, SQR>(out, a, b, m) }
+    }
+
+    /// `out = a + b`, carry-normalised (`normalize::add_dual`).
+    #[inline(always)]
+    pub fn add_dual<const NR: usize>(self, out: &mut Lanes<NR>, a: &Lanes<NR>, b: &Lanes<NR>) {
+        // SAFETY: the token proves the CPU has AVX-512F (with IFMA and VL) and the mask allows it.
+        unsafe { normalize::add_dual::<NR>(out, a, b) }
+    }
+
+    /// The dual fixed-window exponentiation (`pow::pow_dual`).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn pow_dual<const NR: usize, const PIPE: bool>(
+        self,
+        m: &DualMod<NR>,
+        exit: &DualMod<NR>,
+        first: &Lanes<NR>,
+        rr: &Lanes<NR>,
+        ep: &[u64],
+        eq: &[u64],
+        dedicated_sqr: bool,
+        xmm: bool,
+    ) -> Lanes<NR> {
+        // SAFETY: the token proves the CPU has AVX-512F, IFMA and VL and the mask allows them.
+        unsafe { pow::pow_dual::<NR, PIPE>(m, exit, first, rr, ep, eq, dedicated_sqr, xmm) }
+    }
+
+    /// The dual exponentiation by a public exponent (`pow::pow_dual_public`).
+    #[inline(always)]
+    pub fn pow_dual_public<const NR: usize>(
+        self,
+        m: &DualMod<NR>,
+        base: &Lanes<NR>,
+        rr: &Lanes<NR>,
+        exp: &[u64],
+        dedicated_sqr: bool,
+    ) -> Lanes<NR> {
+        // SAFETY: the token proves the CPU has AVX-512F, IFMA and VL and the mask allows them.
+        unsafe { pow::pow_dual_public::<NR>(m, base, rr, exp, dedicated_sqr) }
+    }
+
+    /// `out = amm(a, a)` on both halves (`sqr::sqr_dual`).
+    #[inline(always)]
+    pub fn sqr_dual<const NR: usize, const PIPE: bool>(
+        self,
+        out: &mut Lanes<NR>,
+        a: &Lanes<NR>,
+        m: &DualMod<NR>,
+        dedicated: bool,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F, IFMA and VL and the mask allows them.
+        unsafe { sqr::sqr_dual::<NR, PIPE>(out, a, m, dedicated) }
+    }
+}

@@ -94,7 +94,7 @@ pub(super) fn normalize<const NR: usize>(out: &mut Lanes<NR>, v: &[__m512i; NR])
 /// # Safety
 /// Call only where AVX-512F is available.
 #[target_feature(enable = "avx512f")]
-pub fn add_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, b: &Lanes<NR>) {
+pub(super) fn add_dual<const NR: usize>(out: &mut Lanes<NR>, a: &Lanes<NR>, b: &Lanes<NR>) {
     let zero = _mm512_setzero_si512();
     let mut v = [zero; NR];
     for r in 0..NR {

@@ -28,7 +28,7 @@
 //! its own step: three IFMAs per step leave the product's chain and four the
 //! square's. Y = sum y_i 2^(52 i) is the Montgomery quotient of M with k0 = 1,
 //! so the results are bit for bit those of `portable52::amm_mul` mod M.
-//! Values stay below 2M, congruent mod m; [`pow_dual`](super::pow_dual) ends with the
+//! Values stay below 2M, congruent mod m; [`pow_dual`](super::pow::pow_dual) ends with the
 //! product by 1 mod m itself ((x + Y m) / R < 1 + m for x < R), which leaves
 //! the run's modulus. RSA-3072 dual exponentiation, AMD Zen 5: 10% faster
 //! (`kernel_bench pipe`).
@@ -39,7 +39,7 @@ use super::lanes::{DualMod, Lanes, Shifted};
 
 impl<const NR: usize> DualMod<NR> {
     /// The pipelined forms of two moduli (`Modulus52::pipelined`), for
-    /// [`amm_dual`](super::amm_dual) with `PIPE`: the rows hold M + 1 (k0 is not read).
+    /// `amm_dual` with `PIPE`: the rows hold M + 1 (k0 is not read).
     pub fn pipelined(p: &Pipelined52, q: &Pipelined52) -> Self {
         assert!(p.m.len() == 4 * NR && q.m.len() == 4 * NR);
         let n = Lanes::interleave(&p.m_plus_one, &q.m_plus_one);

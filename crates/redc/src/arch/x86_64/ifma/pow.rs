@@ -23,7 +23,7 @@ const _: () = assert!(WINDOW % 2 == 1);
 /// 2^(52 d)): the base in the Montgomery domain, table entry 1. Callers make
 /// it with one product, amm(base, f R^2) = base f R, which also brings in a
 /// blinding factor f (f = 1: `rr` itself), or with two (an input wider than
-/// m, [`add_dual`](super::add_dual)). `first` may exceed 2m as long as first^2 / R < m and
+/// m, [`add_dual`](super::normalize::add_dual)). `first` may exceed 2m as long as first^2 / R < m and
 /// 2m first / R < m (the products with it stay below 2m): below 2m always
 /// (4m < R), below 4.1m where 17m < R. `rr` is R^2 mod m, interleaved
 /// digits; exponents are u64 limbs whose lengths are public (the shorter one
@@ -36,14 +36,14 @@ const _: () = assert!(WINDOW % 2 == 1);
 /// any x < R. Without `PIPE`, `exit` is `m`.
 ///
 /// `xmm` runs a plain (not pipelined) exponentiation with the quotient
-/// chain in xmm registers ([`amm_dual_xmm`](super::amm_dual_xmm), chosen per CPU by
+/// chain in xmm registers ([`amm_dual_xmm`](super::amm::amm_dual_xmm), chosen per CPU by
 /// `arch::x86_64::xmm_chain`); a pipelined one ignores it.
 ///
 /// # Safety
 /// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 #[allow(clippy::too_many_arguments)]
-pub fn pow_dual<const NR: usize, const PIPE: bool>(
+pub(super) fn pow_dual<const NR: usize, const PIPE: bool>(
     m: &DualMod<NR>,
     exit: &DualMod<NR>,
     first: &Lanes<NR>,
@@ -61,14 +61,13 @@ pub fn pow_dual<const NR: usize, const PIPE: bool>(
 }
 
 /// [`pow_dual`] with the chain's form fixed: in xmm registers when `XMM`
-/// (then `PIPE` is false), else as [`amm_dual`] has it. Public for the
-/// tests and benchmarks, which run both forms on any CPU.
+/// (then `PIPE` is false), else as [`amm_dual`] has it.
 ///
 /// # Safety
 /// As [`pow_dual`].
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 #[allow(clippy::too_many_arguments)]
-pub fn pow_dual_in<const NR: usize, const PIPE: bool, const XMM: bool>(
+fn pow_dual_in<const NR: usize, const PIPE: bool, const XMM: bool>(
     m: &DualMod<NR>,
     exit: &DualMod<NR>,
     first: &Lanes<NR>,
@@ -132,7 +131,7 @@ pub fn pow_dual_in<const NR: usize, const PIPE: bool, const XMM: bool>(
 /// # Safety
 /// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
-pub fn pow_dual_public<const NR: usize>(
+pub(super) fn pow_dual_public<const NR: usize>(
     m: &DualMod<NR>,
     base: &Lanes<NR>,
     rr: &Lanes<NR>,

@@ -55,7 +55,7 @@
 //!
 //! # Dedicated squaring
 //!
-//! For a^2 ([`sqr_with`]), step i adds only a_j a_i with j >= i, as the dual
+//! For a^2 (`sqr_with`), step i adds only a_j a_i with j >= i, as the dual
 //! kernel's squaring does: the off-diagonal terms (j > i) into `wa`, which
 //! is doubled wherever it is read (the chain's bracket and the result), the
 //! diagonal lo/hi(a_i^2) into `wn`. Lane k of the lo row of register r
@@ -100,6 +100,7 @@ use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 use crate::arch::portable52::{MASK, Modulus52};
+use crate::arch::x86_64::cpu::Ifma;
 
 /// The largest register count: d <= 80 digits (moduli up to 4158 bits).
 pub const MAX_NR: usize = 10;
@@ -403,7 +404,7 @@ fn above(e: isize) -> __mmask8 {
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>, m: &SingleMod<NR>) {
+fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>, m: &SingleMod<NR>) {
     let mut scratch = AScratch::ZERO;
     amm_with(out, a, b, m, &mut scratch);
     // `scratch` holds shifted copies of a possibly secret operand.
@@ -416,7 +417,7 @@ pub fn amm<const NR: usize>(out: &mut Digits<NR>, a: &Digits<NR>, b: &Digits<NR>
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn amm_with<const NR: usize>(
+fn amm_with<const NR: usize>(
     out: &mut Digits<NR>,
     a: &Digits<NR>,
     b: &Digits<NR>,
@@ -432,7 +433,7 @@ pub fn amm_with<const NR: usize>(
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn sqr_with<const NR: usize>(
+fn sqr_with<const NR: usize>(
     out: &mut Digits<NR>,
     a: &Digits<NR>,
     m: &SingleMod<NR>,
@@ -588,7 +589,7 @@ fn normalize<const NR: usize>(out: &mut Digits<NR>, v: &[__m512i; MAX_NR]) {
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn pow_public<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]) -> Digits<NR> {
+fn pow_public<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]) -> Digits<NR> {
     let mut scratch = AScratch::ZERO;
     let mut one = Digits::<NR>::ZERO;
     one.0[0][0] = 1;
@@ -621,4 +622,62 @@ pub fn pow_public<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[
     x.zeroize();
     scratch.zeroize();
     y
+}
+
+/// The safe entries to the single-modulus kernels: each takes the [`Ifma`]
+/// token, which exists only where the CPU has AVX-512F and AVX-512 IFMA
+/// (with VL) and the mask does not hide them. Operand preconditions are
+/// those of the kernel named (bounds, not memory safety).
+impl Ifma {
+    /// `out = amm(a, b)` (`amm`).
+    #[inline(always)]
+    pub fn single_amm<const NR: usize>(
+        self,
+        out: &mut Digits<NR>,
+        a: &Digits<NR>,
+        b: &Digits<NR>,
+        m: &SingleMod<NR>,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { amm::<NR>(out, a, b, m) }
+    }
+
+    /// `out = amm(a, b)` with the caller's scratch rows (`amm_with`).
+    #[inline(always)]
+    pub fn single_amm_with<const NR: usize>(
+        self,
+        out: &mut Digits<NR>,
+        a: &Digits<NR>,
+        b: &Digits<NR>,
+        m: &SingleMod<NR>,
+        scratch: &mut AScratch<NR>,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { amm_with::<NR>(out, a, b, m, scratch) }
+    }
+
+    /// `out = amm(a, a)` by the dedicated squaring (`sqr_with`).
+    #[inline(always)]
+    pub fn single_sqr_with<const NR: usize>(
+        self,
+        out: &mut Digits<NR>,
+        a: &Digits<NR>,
+        m: &SingleMod<NR>,
+        scratch: &mut AScratch<NR>,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { sqr_with::<NR>(out, a, m, scratch) }
+    }
+
+    /// `base^exp` for a public exponent (`pow_public`).
+    #[inline(always)]
+    pub fn single_pow_public<const NR: usize>(
+        self,
+        m: &SingleMod<NR>,
+        base: &Digits<NR>,
+        exp: &[u64],
+    ) -> Digits<NR> {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { pow_public::<NR>(m, base, exp) }
+    }
 }

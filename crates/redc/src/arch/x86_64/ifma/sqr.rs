@@ -24,7 +24,7 @@ use super::amm::{STRAIGHT_MAX_NR, amm_dual_body, amm_form};
 use super::lanes::{DualMod, Lanes};
 
 /// [`sqr_dual`] in the chain's form `XMM` (as [`amm_form`]). Same safety
-/// contract as [`amm_dual`](super::amm_dual).
+/// contract as [`amm_dual`](super::amm::amm_dual).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub(super) fn sqr_form<const NR: usize, const PIPE: bool, const XMM: bool>(
@@ -56,7 +56,7 @@ const SQR_RUN_MIN_NR: usize = STRAIGHT_MAX_NR + 1;
 /// the dedicated squaring or the product as `dedicated` says. From
 /// [`SQR_RUN_MIN_NR`] registers up the dedicated squaring's body runs
 /// inlined in one loop; else each square is a call ([`sqr_form`]). Same
-/// preconditions as [`amm_dual`](super::amm_dual).
+/// preconditions as [`amm_dual`](super::amm::amm_dual).
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub(super) fn sqr_run<const NR: usize, const PIPE: bool, const XMM: bool>(
     x: &mut Lanes<NR>,
@@ -90,7 +90,7 @@ pub(super) fn sqr_run<const NR: usize, const PIPE: bool, const XMM: bool>(
 /// # Safety
 /// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
-pub fn sqr_dual<const NR: usize, const PIPE: bool>(
+pub(super) fn sqr_dual<const NR: usize, const PIPE: bool>(
     out: &mut Lanes<NR>,
     a: &Lanes<NR>,
     m: &DualMod<NR>,

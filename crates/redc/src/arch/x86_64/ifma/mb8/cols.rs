@@ -147,7 +147,7 @@ macro_rules! edge_rows {
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn amm_cols<const D: usize>(
+pub(super) fn amm_cols<const D: usize>(
     out: &mut Mb8<D>,
     a: &Mb8<D>,
     b: &Mb8<D>,
@@ -177,7 +177,7 @@ pub fn amm_cols<const D: usize>(
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn sqr_cols<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
+pub(super) fn sqr_cols<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
     cols::<D, true>(out, a, a, m, scratch)
 }
 

@@ -44,16 +44,16 @@
 //!
 //! # Three kernels, one result
 //!
-//! - [`amm_cols`]: product scanning (seed 001's FIPS order) in blocks of K
+//! - `amm_cols`: product scanning (seed 001's FIPS order) in blocks of K
 //!   columns held in registers (D >= K; used above 20 digits).
-//! - [`amm_reg`]: the same steps with positions i..i+D in registers, the
+//! - `amm_reg`: the same steps with positions i..i+D in registers, the
 //!   window shifted by renaming (D <= [`REG_MAX_D`] = 20, where D + 1
 //!   accumulators and a dozen other values fit the 32 registers).
-//! - [`sqr`]: dedicated squaring (D <= 20): the square by product scanning
+//! - `sqr`: dedicated squaring (D <= 20): the square by product scanning
 //!   (each cross pair once, doubled per column; seed 001, SOS), then the
 //!   reduction with the register window. D (D + 1) products of a a where a
 //!   product has 2 D^2.
-//! - [`sqr_cols`]: dedicated squaring above 20 digits, in [`amm_cols`]'
+//! - `sqr_cols`: dedicated squaring above 20 digits, in `amm_cols`'
 //!   column blocks (each block's cross pairs once, doubled, the diagonal,
 //!   then the same reduction).
 //!
@@ -70,14 +70,14 @@
 //! # One kernel form per file
 //!
 //! Here: the layout ([`Mb8`], [`Mb8Mod`]), the product and squaring
-//! entries that pick a kernel by digit count ([`amm`], [`amm_scratch`],
-//! [`sqr_any`]) and the scratch rows ([`Scratch`]). Then:
-//! - `cols`: the column-block kernels [`amm_cols`] and [`sqr_cols`]
+//! entries that pick a kernel by digit count (`amm`, `amm_scratch`,
+//! `sqr_any`) and the scratch rows ([`Scratch`]). Then:
+//! - `cols`: the column-block kernels `amm_cols` and `sqr_cols`
 //!   (above [`REG_MAX_D`] digits);
-//! - `reg`: the register-window kernels [`amm_reg`] and [`sqr`] (up to
+//! - `reg`: the register-window kernels `amm_reg` and `sqr` (up to
 //!   [`REG_MAX_D`] digits);
-//! - `pow`: the constant-time table read and the exponentiations [`pow`]
-//!   and [`pow_public`].
+//! - `pow`: the constant-time table read and the exponentiations `pow`
+//!   and `pow_public`.
 
 // Register arrays indexed by constant-bound counters.
 #![allow(clippy::needless_range_loop)]
@@ -87,6 +87,7 @@ use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
 use crate::arch::portable52::Modulus52;
+use crate::arch::x86_64::cpu::Ifma;
 
 /// Lanes per register: eight operations.
 pub const LANES: usize = 8;
@@ -168,12 +169,12 @@ impl<const D: usize> Drop for Mb8Mod<D> {
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn amm<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) {
+fn amm<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) {
     let mut t = Scratch::new();
     amm_any(out, a, b, m, &mut t);
 }
 
-/// The largest digit count whose D + 1 accumulators [`amm_reg`] keeps in
+/// The largest digit count whose D + 1 accumulators `amm_reg` keeps in
 /// registers (with its dozen other live registers, of 32).
 pub const REG_MAX_D: usize = 20;
 
@@ -203,7 +204,7 @@ fn amm_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn amm_scratch<const D: usize>(
+fn amm_scratch<const D: usize>(
     out: &mut Mb8<D>,
     a: &Mb8<D>,
     b: &Mb8<D>,
@@ -227,7 +228,7 @@ impl<const D: usize> Mb8Mod<D> {
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn sqr_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
+fn sqr_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
     if D <= REG_MAX_D {
         sqr(out, a, m, scratch)
     } else {
@@ -282,6 +283,66 @@ mod cols;
 mod pow;
 mod reg;
 
-pub use cols::{amm_cols, sqr_cols};
-pub use pow::{pow, pow_public};
-pub use reg::{amm_reg, sqr};
+use cols::{amm_cols, sqr_cols};
+use pow::{pow, pow_public};
+use reg::{amm_reg, sqr};
+
+/// The safe entries to the eight-lane kernels: each takes the [`Ifma`]
+/// token, which exists only where the CPU has AVX-512F and AVX-512 IFMA
+/// (with VL) and the mask does not hide them. Operand preconditions are
+/// those of the kernel named (bounds, not memory safety).
+impl Ifma {
+    /// `out = amm(a, b)` in every lane (`amm`).
+    #[inline(always)]
+    pub fn mb8_amm<const D: usize>(self, out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { amm::<D>(out, a, b, m) }
+    }
+
+    /// `out = amm(a, b)` in every lane with the caller's scratch rows (`amm_scratch`).
+    #[inline(always)]
+    pub fn mb8_amm_scratch<const D: usize>(
+        self,
+        out: &mut Mb8<D>,
+        a: &Mb8<D>,
+        b: &Mb8<D>,
+        m: &Mb8Mod<D>,
+        scratch: &mut Scratch,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { amm_scratch::<D>(out, a, b, m, scratch) }
+    }
+
+    /// `out = amm(a, a)` in every lane (`sqr_any`).
+    #[inline(always)]
+    pub fn mb8_sqr_any<const D: usize>(
+        self,
+        out: &mut Mb8<D>,
+        a: &Mb8<D>,
+        m: &Mb8Mod<D>,
+        scratch: &mut Scratch,
+    ) {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { sqr_any::<D>(out, a, m, scratch) }
+    }
+
+    /// The eight-lane fixed-window exponentiation, secret exponents (`pow()`).
+    #[inline(always)]
+    pub fn mb8_pow<const D: usize>(
+        self,
+        m: &Mb8Mod<D>,
+        base: &Mb8<D>,
+        factor: Option<&Mb8<D>>,
+        exps: &[&[u64]; LANES],
+    ) -> Mb8<D> {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { pow::<D>(m, base, factor, exps) }
+    }
+
+    /// The eight-lane exponentiation by one public exponent (`pow_public`).
+    #[inline(always)]
+    pub fn mb8_pow_public<const D: usize>(self, m: &Mb8Mod<D>, base: &Mb8<D>, e: &[u64]) -> Mb8<D> {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { pow_public::<D>(m, base, e) }
+    }
+}

@@ -70,7 +70,7 @@ fn windows(exps: &[&[u64]; LANES], pos: usize, width: usize) -> [u64; 8] {
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn pow_public<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, e: &[u64]) -> Mb8<D> {
+pub(super) fn pow_public<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, e: &[u64]) -> Mb8<D> {
     let mut one = Mb8::<D>::ZERO;
     one.0[0] = [1; 8];
     let mut sc = Scratch::new();
@@ -115,7 +115,7 @@ pub fn pow_public<const D: usize>(m: &Mb8Mod<D>, base: &Mb8<D>, e: &[u64]) -> Mb
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn pow<const D: usize>(
+pub(super) fn pow<const D: usize>(
     m: &Mb8Mod<D>,
     base: &Mb8<D>,
     factor: Option<&Mb8<D>>,

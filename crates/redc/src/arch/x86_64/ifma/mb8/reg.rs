@@ -68,7 +68,7 @@ const _: () = assert!(REG_MAX_D < 21, "for_reg! covers j up to 20");
 // The unrolled J compares against constants (J = 0 included).
 #[allow(clippy::absurd_extreme_comparisons)]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) {
+pub(super) fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) {
     assert!((2..=MAX_D).contains(&D));
     let zero = _mm512_setzero_si512();
     let mask = _mm512_set1_epi64(MASK as i64);
@@ -144,7 +144,7 @@ pub fn amm_reg<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8
 // column's end leaves values nobody reads.
 #[allow(clippy::absurd_extreme_comparisons, unused_assignments)]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
+pub(super) fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
     assert!((2..=REG_MAX_D).contains(&D));
     let zero = _mm512_setzero_si512();
     let mask = _mm512_set1_epi64(MASK as i64);
