@@ -719,23 +719,16 @@ pub fn kernel_name() -> &'static str {
 
 /// [`kernel_name`] as a value.
 pub fn kernels() -> Kernels {
+    use crate::arch::select::KernelFamily;
+    let exp = match KernelFamily::chosen() {
+        KernelFamily::Ifma => Exponentiation::Ifma,
+        KernelFamily::Avx2 => Exponentiation::Avx2,
+        KernelFamily::Adx | KernelFamily::Portable => Exponentiation::Scalar,
+    };
     #[cfg(target_arch = "x86_64")]
-    {
-        use crate::arch::x86_64 as x86;
-        let scalar = if x86::adx_available() {
-            Scalar::Adx
-        } else {
-            Scalar::Portable
-        };
-        let exp = if x86::ifma_available() {
-            Exponentiation::Ifma
-        } else if x86::avx2_family_available() {
-            Exponentiation::Avx2
-        } else {
-            Exponentiation::Scalar
-        };
-        Kernels { exp, scalar }
-    }
+    let adx = crate::arch::x86_64::adx_available();
     #[cfg(not(target_arch = "x86_64"))]
-    Kernels::PORTABLE
+    let adx = false;
+    let scalar = if adx { Scalar::Adx } else { Scalar::Portable };
+    Kernels { exp, scalar }
 }
