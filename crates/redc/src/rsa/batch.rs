@@ -247,7 +247,8 @@ fn one<R: CryptoRng + ?Sized>(
     key: &RsaPrivateKey,
     c: &[u64],
 ) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let m = key.private_op_limbs(rng, c)?;
+    // Inside raw_private_many's scrub: one wipe per run, not per operation.
+    let m = key.private_op_unscrubbed(rng, c)?;
     Ok(Zeroizing::new(key.public_key().output_bytes(&m)))
 }
 

@@ -511,17 +511,26 @@ impl RsaPrivateKey {
         self.raw_private(&mut super::os_rng(), x)
     }
 
-    /// The private operation on limbs: `c < n`, s_n limbs.
+    /// The private operation on limbs: `c < n`, s_n limbs. The stack it
+    /// used is wiped before it returns ([`crate::scrub`]).
     pub(crate) fn private_op_limbs<R: CryptoRng + ?Sized>(
         &self,
         rng: &mut R,
         c: &[u64],
     ) -> Result<Secret, Error> {
-        crate::scrub::scrubbed(|| {
-            let blind = self.blind(rng)?;
-            let (mp, mq) = self.crt.pow_private_blinded(c, &blind.re);
-            self.finish(c, &mp, &mq, &blind.unblind)
-        })
+        crate::scrub::scrubbed(|| self.private_op_unscrubbed(rng, c))
+    }
+
+    /// [`RsaPrivateKey::private_op_limbs`] for a caller that wipes the stack
+    /// itself once its whole run is done (the batch path).
+    pub(crate) fn private_op_unscrubbed<R: CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        c: &[u64],
+    ) -> Result<Secret, Error> {
+        let blind = self.blind(rng)?;
+        let (mp, mq) = self.crt.pow_private_blinded(c, &blind.re);
+        self.finish(c, &mp, &mq, &blind.unblind)
     }
 
     /// The blinding pair of one operation, for a fresh random r (from the
