@@ -5,7 +5,7 @@
 //!
 //! Why not the system generator always: a `getrandom` system call per
 //! signature cost about 1 us of each nginx handshake (docs/lab/,
-//! sixteenth session), where OpenSSL's DRBG runs in user space. It is also
+//! the Zen 5 log of the provider's randomness), where OpenSSL's DRBG runs in user space. It is also
 //! the generator the application configured (`RAND_set_DRBG_type`, FIPS),
 //! and OpenSSL reseeds it after `fork`, which matters for pre-forking
 //! servers.

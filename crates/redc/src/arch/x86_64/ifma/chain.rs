@@ -43,8 +43,8 @@
 //! is one 128-bit extract of the window (in place of the broadcast), and
 //! y is broadcast once a step for the N part, off the chain. The terms and
 //! results are those of the broadcast form, bit for bit. AMD Zen 4 (family
-//! 25 model 17), `kernel_bench chain` (docs/lab/, twentieth
-//! session): 20-digit product 161.7 against 172.6 ns, square 148.8 against
+//! 25 model 17), `kernel_bench chain` (docs/lab/, the Zen 4 log
+//! of the xmm quotient chain): 20-digit product 161.7 against 172.6 ns, square 148.8 against
 //! 157.1, 40 digits 575 / 528 against 601 / 547 ns; RSA-2048 dual
 //! exponentiation 194 against 207 us, RSA-4096 1266 against 1335 us. At 32
 //! digits the square was 1-2% slower, and the pipelined chain (shift and
