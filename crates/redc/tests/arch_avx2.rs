@@ -12,7 +12,7 @@ use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use rand::rngs::StdRng;
 use redc::arch::portable28::{self, Modulus28};
-use redc::arch::x86_64::avx2::Avx2Modulus;
+use redc::arch::x86_64::avx2::{self, Avx2Modulus};
 
 fn skip() -> bool {
     common::skip_unavailable(
@@ -91,9 +91,31 @@ fn kernel_matches_twin_at_every_digit_count() {
         for m in moduli(&mut rng, bits) {
             let limbs = common::limbs(&m, bits.div_ceil(64));
             let key = Avx2Modulus::new(&limbs).expect("size fits");
-            let md = Modulus28::new(&limbs).unwrap();
+            // The kernels run over m or over m' = k0 m = -1 mod 2^28; the twin
+            // runs over the same modulus, whose form is checked here.
+            let md = key.kernel_modulus();
             let s = md.digits();
-            assert_eq!(key.digits(), s);
+            let km = common::big(&portable28::from_digits(&md.m, (28 * s).div_ceil(64)));
+            assert!(md.m.iter().all(|&d| d < 1 << 28));
+            // k0 m has one digit more than m (k0 may be 1: m = -1 mod 2^28).
+            let multiple = s != portable28::digits_for_bits(bits);
+            if multiple {
+                assert_eq!(s, portable28::digits_for_bits(bits + 28));
+                assert_eq!(&km % &m, BigUint::from(0u8), "{bits} bits: not a multiple of m");
+                assert_eq!(
+                    (&km + 1u8) % (1u64 << 28),
+                    BigUint::from(0u8),
+                    "{bits} bits: k0 m"
+                );
+                assert!(km < (&m << 28), "{bits} bits: k0 m too large");
+                assert_eq!(md.k0, 1);
+            } else {
+                assert_eq!(km, m);
+            }
+            // Only m's size decides the form: the same for every modulus of this size.
+            let registers = |b: usize| (portable28::digits_for_bits(b) + 3).div_ceil(4);
+            assert_eq!(multiple, registers(bits + 28) == registers(bits), "{bits} bits");
+            let m = km;
             let two_m = &m << 1;
             let mut values = vec![&two_m - 1u8, &m - 1u8, BigUint::one(), BigUint::from(0u8)];
             values.extend((0..6).map(|_| rng.gen_biguint_below(&two_m)));
@@ -102,7 +124,7 @@ fn kernel_matches_twin_at_every_digit_count() {
                 let da = portable28::to_digits(&common::limbs(a, s), s);
                 let db = portable28::to_digits(&common::limbs(b, s), s);
                 let mut want = vec![0u64; s];
-                portable28::amm_mul(&mut want, &da, &db, &md);
+                portable28::amm_mul(&mut want, &da, &db, md);
                 assert_eq!(
                     key.amm_digits(&da, &db),
                     want,
@@ -112,7 +134,7 @@ fn kernel_matches_twin_at_every_digit_count() {
                 let mut x = da.clone();
                 for _ in 0..3 {
                     let mut y = vec![0u64; s];
-                    portable28::amm_mul(&mut y, &x, &x, &md);
+                    portable28::amm_mul(&mut y, &x, &x, md);
                     x = y;
                 }
                 assert_eq!(
@@ -122,6 +144,54 @@ fn kernel_matches_twin_at_every_digit_count() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn the_choice_against_adx_is_measured() {
+    if skip() {
+        return;
+    }
+    assert!(!avx2::pays(810) && !avx2::pays(1595) && !avx2::pays(2048));
+    if !redc::arch::x86_64::adx_available() {
+        println!("SKIPPED: the AVX2/ADX calibration (no ADX path to compare with)");
+        return;
+    }
+    for v in avx2::MIN_VECTORS..=avx2::MAX_VECTORS {
+        let (t_avx2, t_adx) = avx2::calibrate(v);
+        assert!(
+            t_avx2 > 0.0 && t_adx > 0.0,
+            "{v} registers: {t_avx2} ns, {t_adx} ns"
+        );
+        // Per call at most a few microseconds (1594-bit modulus): a figure
+        // far outside means the loop measured something else.
+        assert!(
+            t_avx2 < 50_000.0 && t_adx < 50_000.0,
+            "{v} registers: {t_avx2} ns, {t_adx} ns"
+        );
+    }
+    assert_eq!(avx2::calibrate(avx2::MAX_VECTORS + 1), (0.0, 0.0));
+}
+
+#[test]
+fn both_kernel_moduli_are_exercised() {
+    if skip() {
+        return;
+    }
+    // RSA-2048's primes run over m (k0 m would need an 11th register),
+    // RSA-3072's over k0 m (56 digits, the same 15 registers as m's 55).
+    let mut rng = common::rng(31);
+    for (bits, multiple) in [(1024usize, false), (1536, true), (1594, false), (811, true)] {
+        let m = rng.gen_biguint(bits as u64) | BigUint::one() | (BigUint::one() << (bits - 1));
+        let key = Avx2Modulus::new(&common::limbs(&m, bits.div_ceil(64))).unwrap();
+        let md = key.kernel_modulus();
+        let km = common::big(&portable28::from_digits(&md.m, (28 * md.digits()).div_ceil(64)));
+        assert_eq!(km != m, multiple, "{bits} bits");
+        assert_eq!(
+            md.digits() != portable28::digits_for_bits(bits),
+            multiple,
+            "{bits} bits"
+        );
     }
 }
 

@@ -2,9 +2,12 @@
 //!
 //! An engine is a public modulus with the Montgomery kernels chosen for it
 //! once, at creation, by runtime CPU detection: on x86-64 with AVX-512 IFMA
-//! the secret exponentiations run in radix 2^52 ([`crate::arch::x86_64`]),
-//! with BMI2/ADX the products use MULX and two carry chains, and otherwise
-//! (or with `REDC_FORCE_PORTABLE=1`) the portable FIPS kernel. The RSA code
+//! the secret exponentiations run in radix 2^52 ([`crate::arch::x86_64`]);
+//! without IFMA but with AVX2 they run in radix 2^28 where that measured
+//! faster than MULX/ADX on this CPU (`arch::x86_64::avx2::pays`, moduli
+//! of 811 to 1594 bits); with BMI2/ADX the products use MULX and two carry
+//! chains, and otherwise (or with `REDC_FORCE_PORTABLE=1`) the portable
+//! FIPS kernel. The RSA code
 //! sees only this seam. On top of it:
 //! - [`binary`]: the reference left-to-right and right-to-left methods;
 //! - [`window`]: constant-time fixed window, for secret exponents;
@@ -198,7 +201,7 @@ impl MontEngine {
             engine.ifma_single = std::sync::OnceLock::new();
             if engine.ifma.is_some() {
                 engine.kernels.exp = Exponentiation::Ifma;
-            } else if x86::avx2_family_available() && engine.ctx.bits() <= AVX2_AUTO_MAX_BITS {
+            } else if x86::avx2_family_available() && x86::avx2::pays(engine.ctx.bits()) {
                 engine.with_avx2();
             }
             Ok(engine)
@@ -691,14 +694,6 @@ pub fn pow_public_dual(
     }
     (p.pow_public_reduced(bp, exp), q.pow_public_reduced(bq, exp))
 }
-
-/// Largest modulus for which [`MontEngine::new`] picks the AVX2
-/// exponentiation: the kernels of up to 10 registers (RSA-2048's primes),
-/// where it measured faster than MULX/ADX; above that the window spills
-/// (docs/lab, the AVX2 kernel). `Backend::Avx2` still reaches every size
-/// the kernels serve.
-#[cfg(target_arch = "x86_64")]
-const AVX2_AUTO_MAX_BITS: usize = 1034;
 
 /// The ADX squaring in the [`Kernel`] form (`b` is `a` and is not read).
 #[cfg(target_arch = "x86_64")]

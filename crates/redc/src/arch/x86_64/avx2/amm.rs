@@ -25,6 +25,12 @@
 //! (t_{i-1} + q_{i-1} m_0) / 2^28 is exact. So no vector operation sits on
 //! the chain from q_{i-1} to q_i (two multiplications, an add, a shift).
 //!
+//! The `F` ("friendly") instances serve a modulus with m = -1 mod 2^28
+//! (k0 = 1, `super::multiple_of`): there q_i = t_i mod 2^28 and, since
+//! t_{i-1} - q_{i-1} is t_{i-1}'s upper part, c_i = (t_{i-1} >> 28) +
+//! q_{i-1}. The chain keeps one multiplication (q_{i-1} m_1), an add and a
+//! mask: about half the latency of the general one.
+//!
 //! # Bounds
 //!
 //! Digits below 2^28 + 2^9 (the outputs' redundant form): each product is
@@ -67,7 +73,7 @@ macro_rules! kernel {
         /// 4m < 2^(28 s).
         #[target_feature(enable = "avx2")]
         #[allow(unused_assignments)] // the last step's chain values
-        pub(super) unsafe fn $name(out: *mut u64, a: *const u64, b: *const u64, m: *const u64, k0: u64, s: usize) {
+        pub(super) unsafe fn $name<const F: bool>(out: *mut u64, a: *const u64, b: *const u64, m: *const u64, k0: u64, s: usize) {
             const V: usize = $V;
             const SH: usize = operand_len(V) / 4;
             // SAFETY: every address below stays inside its operand: reads of
@@ -91,13 +97,17 @@ macro_rules! kernel {
                         $( madd!(acc[$v], bv, ak, 32 * $v); )*
                         const NEXT: usize = $k + 1;
                         let e_next = lane(acc[NEXT / 4], NEXT % 4);
-                        let carry = s_prev.wrapping_add(q_prev.wrapping_mul(m0)) >> 28;
+                        let carry = if F {
+                            (s_prev >> 28).wrapping_add(q_prev)
+                        } else {
+                            s_prev.wrapping_add(q_prev.wrapping_mul(m0)) >> 28
+                        };
                         let t = e_cur
                             .wrapping_add(bi.wrapping_mul(a0))
                             .wrapping_add(q_prev2.wrapping_mul(m2))
                             .wrapping_add(q_prev.wrapping_mul(m1))
                             .wrapping_add(carry);
-                        let q = t.wrapping_mul(k0) & MASK;
+                        let q = if F { t & MASK } else { t.wrapping_mul(k0) & MASK };
                         let qv = _mm256_set1_epi64x((q_prev as u32) as i64);
                         let mk = mp.add((($k + 3) % 4) * SH);
                         $( madd!(acc[$v], qv, mk, 32 * $v + if $k == 0 { 32 } else { 0 }); )*
@@ -147,16 +157,32 @@ kernel!(amm13, 13, [0 1 2 3 4 5 6 7 8 9 10 11 12], [0 1 2 3 4 5 6 7 8 9 10 11]);
 kernel!(amm14, 14, [0 1 2 3 4 5 6 7 8 9 10 11 12 13], [0 1 2 3 4 5 6 7 8 9 10 11 12]);
 kernel!(amm15, 15, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14], [0 1 2 3 4 5 6 7 8 9 10 11 12 13]);
 
-/// The instance for `v` registers.
-pub(super) fn instance(v: usize) -> unsafe fn(*mut u64, *const u64, *const u64, *const u64, u64, usize) {
+/// The instance for `v` registers; `friendly` for a modulus with
+/// m = -1 mod 2^28 (k0 = 1), whose chain needs no multiplication by k0.
+pub(super) fn instance(
+    v: usize,
+    friendly: bool,
+) -> unsafe fn(*mut u64, *const u64, *const u64, *const u64, u64, usize) {
+    if friendly {
+        return match v {
+            9 => amm9::<true>,
+            10 => amm10::<true>,
+            11 => amm11::<true>,
+            12 => amm12::<true>,
+            13 => amm13::<true>,
+            14 => amm14::<true>,
+            15 => amm15::<true>,
+            _ => panic!("no AVX2 kernel for {v} registers"),
+        };
+    }
     match v {
-        9 => amm9,
-        10 => amm10,
-        11 => amm11,
-        12 => amm12,
-        13 => amm13,
-        14 => amm14,
-        15 => amm15,
+        9 => amm9::<false>,
+        10 => amm10::<false>,
+        11 => amm11::<false>,
+        12 => amm12::<false>,
+        13 => amm13::<false>,
+        14 => amm14::<false>,
+        15 => amm15::<false>,
         _ => panic!("no AVX2 kernel for {v} registers"),
     }
 }

@@ -12,6 +12,14 @@
 //! the end. Secrets: the base, the exponent's
 //! bits, the modulus's value (a CRT prime); public: sizes and the exponent's
 //! length.
+//!
+//! Where it costs no register, the kernels run over m' = k0 m rather than
+//! m (k0 = -m^-1 mod 2^28): m' = -1 mod 2^28, so the quotient digit is the
+//! running sum's low digit and the scalar chain that bounds the kernel
+//! loses a multiplication (`amm`, "the quotient chain"). Powers mod m' are
+//! congruent mod m; the result is reduced mod m once, by 28 masked
+//! subtractions (`reduce_multiple`). Which moduli get the family at all is
+//! measured per CPU and register count ([`pays`]).
 
 /// `acc += x * [p + off]` lane by lane (32 x 32 -> 64 bits), inside the
 /// kernels' unsafe block: `p + off` is a 32-byte aligned address inside an
@@ -87,13 +95,15 @@ macro_rules! finish {
 }
 
 mod amm;
+mod choice;
 
 pub use amm::{MAX_VECTORS, MIN_VECTORS};
+pub use choice::{calibrate, pays};
 
 use zeroize::{Zeroize, Zeroizing};
 
 use super::cpu::Avx2;
-use crate::arch::portable28::{self, Modulus28};
+use crate::arch::portable28::{self, Modulus28, digits_for_bits};
 use crate::arch::radix::{self, WINDOW, window, windows_for_limbs};
 
 /// Zero digits kept below each copy's first digit (the kernel's shifted
@@ -172,6 +182,10 @@ pub struct Avx2Modulus {
     m: Operand,
     rr: Operand,
     one: Operand,
+    /// m itself, as trimmed limbs (`md` is k0 m where `friendly`).
+    plain: Zeroizing<Vec<u64>>,
+    /// Whether the kernels run over k0 m (see [`multiple_of`]).
+    friendly: bool,
     token: Avx2,
 }
 
@@ -190,12 +204,22 @@ impl Avx2Modulus {
     /// requested) or n's size is outside the kernels' range
     /// ([`Avx2Modulus::fits`]).
     pub fn new(n: &[u64]) -> Option<Avx2Modulus> {
+        Self::new_over(n, true)
+    }
+
+    /// [`Avx2Modulus::new`], the kernels over k0 m ([`multiple_of`]) only
+    /// where `multiple` is set and k0 m needs no more registers than m (a
+    /// choice by m's bit length, public).
+    fn new_over(n: &[u64], multiple: bool) -> Option<Avx2Modulus> {
         let token = super::cpu::avx2()?;
-        let md = Modulus28::new(n)?;
-        if !Self::fits(md.bits) {
+        let given = Modulus28::new(n)?;
+        if !Self::fits(given.bits) {
             return None;
         }
-        let v = (md.digits() + 3).div_ceil(4);
+        let plain = Zeroizing::new(given.limbs.clone());
+        let friendly = multiple && registers(digits_for_bits(given.bits + 28)) == registers(given.digits());
+        let md = if friendly { multiple_of(&given) } else { given };
+        let v = registers(md.digits());
         let operand = |digits: &[u64]| {
             let mut x = Operand::zero(v);
             x.set(digits);
@@ -210,6 +234,8 @@ impl Avx2Modulus {
             m,
             rr,
             one,
+            plain,
+            friendly,
             token,
         })
     }
@@ -217,8 +243,14 @@ impl Avx2Modulus {
     /// Whether a modulus of `bits` bits fits the kernels (811 to 1594 bits:
     /// the primes of RSA-2048 and RSA-3072). Public.
     pub fn fits(bits: usize) -> bool {
-        let v = (portable28::digits_for_bits(bits) + 3).div_ceil(4);
+        let v = registers(digits_for_bits(bits));
         bits >= 3 && (MIN_VECTORS..=MAX_VECTORS).contains(&v)
+    }
+
+    /// The modulus the kernels run over, for differential tests: m, or
+    /// k0 m where that needs no more registers ([`Avx2Modulus::new`]).
+    pub fn kernel_modulus(&self) -> &Modulus28 {
+        &self.md
     }
 
     /// The digit count s (R = 2^(28 s)).
@@ -290,7 +322,7 @@ impl Avx2Modulus {
         let n = operand_len(self.v);
         assert!(out.v == self.v && a.v == self.v && b.v == self.v);
         assert!(out.quads.len() * 4 == n && a.quads.len() * 4 == n && b.quads.len() * 4 == n);
-        let kernel = amm::instance(self.v);
+        let kernel = amm::instance(self.v, self.friendly);
         // SAFETY: the token proves AVX2; every operand has this modulus's
         // register count and length (checked above), `out` is borrowed
         // mutably so it differs from the others, s = digits() is in
@@ -359,8 +391,12 @@ impl Avx2Modulus {
         let top = radix::normalize::<{ portable28::DIGIT_BITS }>(&mut digits);
         debug_assert_eq!(top, 0);
         radix::final_reduce::<{ portable28::DIGIT_BITS }>(&self.md.m, &mut digits);
-        let out = portable28::from_digits(&digits, self.md.limbs.len());
+        let mut out = portable28::from_digits(&digits, self.md.limbs.len());
         digits.zeroize();
+        if self.friendly {
+            reduce_multiple(&mut out, &self.plain);
+        }
+        out.truncate(self.plain.len());
         out
     }
 
@@ -387,4 +423,59 @@ impl Avx2 {
 #[target_feature(enable = "avx2")]
 fn gather_with_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
     crate::arch::gather::gather(out, table, digit, s);
+}
+
+/// Accumulator registers for s digits: the kernels serve s from 4 v - 6 to
+/// 4 v - 3.
+fn registers(s: usize) -> usize {
+    (s + 3).div_ceil(4)
+}
+
+/// The modulus m' = k0 m (k0 = -m^-1 mod 2^28), the kernels' modulus where
+/// it needs no more registers than m: m' = -1 mod 2^28, so its own k0 is 1
+/// and each quotient digit is the low digit of the running sum, with no
+/// multiplication on the scalar chain. Numbers mod m' are congruent mod m,
+/// so the exponentiation runs mod m' and reduces mod m once at the end
+/// ([`reduce_multiple`]).
+///
+/// The digit count and limb count come from m's bit length (public) plus
+/// 28, never from m''s value: k0 (secret) decides only the digits' values.
+/// R^2 mod m' starts from 2^(bits(m) - 1), below m <= m'.
+fn multiple_of(md: &Modulus28) -> Modulus28 {
+    let bits = md.bits + 28;
+    let mut limbs = vec![0u64; bits.div_ceil(64)];
+    let mut carry = 0u64;
+    for (w, &x) in limbs
+        .iter_mut()
+        .zip(md.limbs.iter().chain(core::iter::repeat(&0)))
+    {
+        let t = x as u128 * md.k0 as u128 + carry as u128;
+        *w = t as u64;
+        carry = (t >> 64) as u64;
+    }
+    let m = portable28::to_digits(&limbs, digits_for_bits(bits));
+    let rr = radix::r_squared::<{ portable28::DIGIT_BITS }>(&m, 1, md.bits);
+    Modulus28 {
+        limbs,
+        bits,
+        m,
+        k0: 1,
+        rr,
+    }
+}
+
+/// `x = x mod m` for x < 2^28 m (limbs, at least m's count): 28 masked
+/// subtractions of m 2^j, j from 27 down to 0, each leaving x below m 2^j.
+/// Constant time in x and m.
+fn reduce_multiple(x: &mut [u64], m: &[u64]) {
+    let mut shifted = Zeroizing::new(vec![0u64; x.len()]);
+    for j in (0..28).rev() {
+        let mut carry = 0u64;
+        for (k, w) in shifted.iter_mut().enumerate() {
+            let limb = m.get(k).copied().unwrap_or(0);
+            *w = if j == 0 { limb } else { (limb << j) | carry };
+            carry = if j == 0 { 0 } else { limb >> (64 - j) };
+        }
+        crate::limb::reduce_once(x, 0, &shifted);
+    }
 }
