@@ -62,10 +62,13 @@ evp_log="$(mktemp)"
 # redc), which the ct build fills. Tests here do not measure time; the
 # timing test runs only after the ct build has finished (wait, below).
 # The build's artifact list (JSON) names the test executables, which the
-# kernel reruns below run again without a rebuild.
+# kernel reruns below run again without a rebuild. Both cargo test lines
+# enable redc's `probes` feature (the per-call kernel entry points the
+# kernel tests and benchmarks call); the ct build below does not: the
+# constant-time harnesses test the library as users build it.
 step "building the workspace's tests"
 bins_json="$(mktemp)"
-cargo test --workspace --locked --no-run --message-format=json-render-diagnostics >"$bins_json"
+cargo test --workspace --locked --features redc/probes --no-run --message-format=json-render-diagnostics >"$bins_json"
 ct_log="$(mktemp)"
 # The Python package's crate is in the same build: its dependencies ask for
 # the features that redc's example dependencies turn on, so the optimised
@@ -75,7 +78,7 @@ cargo build --quiet --locked --profile ct -p redc -p redc-python --lib --example
 ct_build=$!
 trap 'kill "$ct_build" 2>/dev/null || true; rm -f "$ct_log" "$evp_log" "$bins_json"' EXIT
 step "running the workspace's tests"
-cargo test --workspace --locked
+cargo test --workspace --locked --features redc/probes
 # The constant-time harnesses' build (profile ct) ends before anything else
 # compiles redc: one optimised rustc of redc peaks near 12 GB, and two at
 # once exceed a 24 GB machine.

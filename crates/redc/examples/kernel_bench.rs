@@ -2,7 +2,7 @@
 //! exponentiation for the arch kernels, beside the portable
 //! `redc::mont::fips::mont_mul` measured in the same run.
 //!
-//! `cargo run --release --example kernel_bench -p redc [-- reps]`; modes
+//! `cargo run --release -p redc --features probes --example kernel_bench [-- reps]`; modes
 //! (first argument): dual, steps, chain, pipe, pow, widths, mb8, mb8pow, ...
 //!
 //! Each figure is the best of `reps` (default 7) timed batches. The IFMA

@@ -11,7 +11,7 @@ use common::{big, limbs};
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
 use rand::{Rng, SeedableRng, rngs::StdRng};
-use redc::arch::portable52::{self, MASK, Modulus52};
+use redc::arch::portable52::{self, Modulus52};
 use redc::arch::x86_64::{self as x86, Ifma52Modulus};
 
 fn digits_big(x: &[u64]) -> BigUint {
@@ -68,10 +68,18 @@ fn skip() -> bool {
 }
 
 /// Bit sizes that reach every digit count 1..=40 and the RSA CRT sizes.
+#[cfg(feature = "probes")]
 fn sizes() -> Vec<u64> {
     let mut v: Vec<u64> = (1..=40u64).map(|d| 52 * d - 2).collect(); // largest for d digits
     v.extend([5, 64, 100, 512, 1000, 1023, 1024, 1535, 1536, 2047, 2048, 2078]);
     v
+}
+
+/// The per-call kernel tests below need the `probes` feature.
+#[cfg(not(feature = "probes"))]
+#[test]
+fn per_call_kernel_tests_need_probes() {
+    common::probes_missing("the per-call IFMA kernel tests (dual, pipelined, single, eight-lane)");
 }
 
 #[test]
@@ -97,6 +105,7 @@ fn portable_amm_matches_bigint() {
     }
 }
 
+#[cfg(feature = "probes")]
 fn check_kernel(rng: &mut StdRng, n1: &BigUint, n2: &BigUint, random: usize) {
     let s = (n1.bits().max(n2.bits()) as usize).div_ceil(64);
     let (p, q) = (
@@ -141,12 +150,13 @@ fn check_kernel(rng: &mut StdRng, n1: &BigUint, n2: &BigUint, random: usize) {
                 assert_eq!(sq, eq, "sqr q: d={d} n={n2:x} a={aq:x}");
                 let xmm = x86::amm52_dual_xmm(&p, &ap, &bp, &q, &aqd, &bqd, true, 1).unwrap();
                 assert_eq!(xmm, (ep.clone(), eq.clone()), "xmm sqr: d={d} n={n1:x} a={a:x}");
-                assert!(sp.iter().chain(&sq).all(|&x| x <= MASK));
+                assert!(sp.iter().chain(&sq).all(|&x| x <= portable52::MASK));
             }
         }
     }
 }
 
+#[cfg(feature = "probes")]
 #[test]
 fn ifma_mul_and_sqr_match_portable_every_size() {
     if skip() {
@@ -162,6 +172,7 @@ fn ifma_mul_and_sqr_match_portable_every_size() {
     }
 }
 
+#[cfg(feature = "probes")]
 #[test]
 fn ifma_sqr_chains_match_portable() {
     // Long chains of squarings and products at the RSA sizes: outputs feed inputs,
@@ -289,6 +300,7 @@ fn pow_public_matches_bigint() {
     }
 }
 
+#[cfg(feature = "probes")]
 #[test]
 fn pow_secret_dual_matches_bigint() {
     if skip() {
@@ -394,6 +406,7 @@ fn pipelined_modulus_matches_bigint() {
 /// The quotient-pipelined dual kernel (product and dedicated square, and
 /// feedback chains) bit for bit against the portable product mod M with
 /// k0 = 1, at every register count, on edge and random inputs below 2M.
+#[cfg(feature = "probes")]
 #[test]
 fn ifma_pipelined_matches_portable() {
     if skip() {
@@ -625,6 +638,7 @@ fn dual_key_both_squarings_match_bigint() {
 /// The single-modulus kernel (eight digits a register) against the portable
 /// twin, bit for bit, at every register count 1..=10 (d = 8..80 digits), on
 /// edge and random operands below 2m, and in feedback chains.
+#[cfg(feature = "probes")]
 #[test]
 fn ifma_single_matches_portable_every_size() {
     if skip() {
@@ -724,6 +738,7 @@ fn ifma_single_pow_public_matches_bigint() {
 /// The eight-lane kernel against the portable twin, lane by lane and bit for
 /// bit, at every digit count 4..=40, with a different modulus (and edge
 /// operands) in every lane, and in feedback chains.
+#[cfg(feature = "probes")]
 #[test]
 fn ifma_mb8_matches_portable_every_size() {
     if skip() {

@@ -62,8 +62,9 @@ pub struct MontEngine {
     /// family is chosen (no IFMA) and the modulus fits it.
     #[cfg(target_arch = "x86_64")]
     avx2: Option<std::sync::Arc<crate::arch::x86_64::avx2::Avx2Modulus>>,
-    /// Whether [`pow_secret_dual`] and [`pow_public_dual`] may run the two
-    /// halves in one IFMA kernel run (false only for [`Backend::IfmaSingle`]).
+    /// Whether a [`DualEngine`] (and the probes' `pow_secret_dual` and
+    /// `pow_public_dual`) may run the two halves in one IFMA kernel run
+    /// (false only for [`Backend::IfmaSingle`]).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     dual: bool,
 }
@@ -640,12 +641,16 @@ impl MontEngine {
 /// other, and a CPU-specific kernel may run them interleaved.
 ///
 /// Preconditions: `bp < p` in p's limb count, `bq < q` in q's.
+///
+/// For tests and benchmarks (the `probes` feature): an RSA key runs its
+/// halves through a [`DualEngine`], which keeps the pair's tables.
 /// ```
 /// use redc::exp::{MontEngine, pow_secret_dual};
 /// let (p, q) = (MontEngine::new(&[241]).unwrap(), MontEngine::new(&[251]).unwrap());
 /// let (a, b) = pow_secret_dual(&p, &[7], &[240], &q, &[9], &[250]);
 /// assert_eq!((a, b), (vec![1], vec![1])); // Fermat in both halves
 /// ```
+#[cfg(feature = "probes")]
 pub fn pow_secret_dual(
     p: &MontEngine,
     bp: &[u64],
@@ -668,7 +673,8 @@ pub fn pow_secret_dual(
 /// `(bp^exp mod p, bq^exp mod q)` for a public `exp`, the two halves
 /// together when both engines have the IFMA form of the same width (one dual
 /// run), else one after the other. Bases reduced, in each engine's limb
-/// count; constant time in them, variable time in `exp`.
+/// count; constant time in them, variable time in `exp`. For tests and
+/// benchmarks (the `probes` feature), as [`pow_secret_dual`].
 ///
 /// ```
 /// use redc::exp::{MontEngine, pow_public_dual};
@@ -677,6 +683,7 @@ pub fn pow_secret_dual(
 /// assert_eq!(a, p.pow_public_vartime(&[5], &[65537]).unwrap());
 /// assert_eq!(b, q.pow_public_vartime(&[7], &[65537]).unwrap());
 /// ```
+#[cfg(feature = "probes")]
 pub fn pow_public_dual(
     p: &MontEngine,
     bp: &[u64],

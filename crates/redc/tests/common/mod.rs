@@ -99,6 +99,20 @@ pub fn skip_unavailable(available: bool, cpu_has: bool, refusal: &str, skipped: 
     true
 }
 
+/// For the tests of the per-call kernel entry points when the tests were
+/// built without redc's `probes` feature: SKIPPED on stderr, or a panic
+/// under CI, whose test command always builds them with it.
+pub fn probes_missing(what: &str) {
+    use std::io::Write;
+    if std::env::var_os("CI").is_some() {
+        panic!("{what}: built without --features redc/probes, which the test command passes");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {what} (needs --features redc/probes)"
+    );
+}
+
 /// Runs `openssl ARGS` in `dir`; its stdout, or a panic with its stderr.
 pub fn openssl_in(dir: &std::path::Path, args: &[&str]) -> Vec<u8> {
     let out = std::process::Command::new("openssl")

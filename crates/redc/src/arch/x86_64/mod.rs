@@ -239,12 +239,14 @@ macro_rules! with_mb8_digits {
 mod calibrate;
 mod dual;
 pub mod mb8;
+#[cfg(feature = "probes")]
 mod probes;
 mod single;
 
 pub use calibrate::{calibrate_sqr, dedicated_sqr};
 pub use dual::DualKey;
 pub use mb8::*;
+#[cfg(feature = "probes")]
 pub use probes::*;
 pub use single::SingleKey;
 
