@@ -3,9 +3,10 @@
 //! process's libcrypto has one ([`crate::libcrypto::rand::openssl_priv_random`]), else
 //! the operating system's generator.
 //!
-//! Why not the system generator always: a `getrandom` system call per
-//! signature cost about 1 us of each nginx handshake (docs/lab/,
-//! the Zen 5 log of the provider's randomness), where OpenSSL's DRBG runs in user space. It is also
+//! Why not the system generator always: it costs a `getrandom` system call
+//! per signature, where OpenSSL's DRBG runs in user space
+//! (docs/PERFORMANCE.md, "Provider: OpenSSL's DRBG rather than
+//! `getrandom`", for its share of an nginx handshake). It is also
 //! the generator the application configured (`RAND_set_DRBG_type`, FIPS),
 //! and OpenSSL reseeds it after `fork`, which matters for pre-forking
 //! servers.

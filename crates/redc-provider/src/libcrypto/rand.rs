@@ -1,7 +1,7 @@
 //! OpenSSL's private DRBG (`RAND_priv_bytes_ex`), for [`crate::rng`]:
 //! random bytes from user space (OpenSSL seeds, reseeds and separates it
-//! across fork), where each `getrandom` system call cost about 1 us of a
-//! handshake. Looked up at run time like the ASYNC functions
+//! across fork), where `getrandom` is a system call per request (see
+//! [`crate::rng`]). Looked up at run time like the ASYNC functions
 //! ([`super::async_job`]), for the same reasons.
 
 #[cfg(target_os = "linux")]

@@ -212,9 +212,10 @@ impl MontEngine {
     }
 
     /// An engine with the portable kernels only: FIPS with the limb count
-    /// fixed at compile time for the RSA sizes (`mont::fips_fixed`, 1.3-1.5x
-    /// the general FIPS), for products and squarings alike (the fixed-size
-    /// dedicated squaring measured no faster; docs/lab/).
+    /// fixed at compile time for the RSA sizes (`mont::fips_fixed`: no
+    /// bounds checks, fixed offsets), for products and squarings alike
+    /// (docs/PERFORMANCE.md, "Portable engine: FIPS with the limb count
+    /// fixed").
     /// ```
     /// use redc::exp::MontEngine;
     /// assert_eq!(MontEngine::portable(&[241]).unwrap().kernel_name(), "portable");

@@ -153,10 +153,10 @@ pub fn eme_pkcs1v15_decode_implicit(em: &[u8], k: usize, kdk: &[u8; 32]) -> Plai
     // The result is the k-byte buffer itself, the message at its front
     // (the bytes past it are the zeros `shift_left` filled in): nothing is
     // allocated, copied or wiped by the message's length. A copy of the
-    // message alone allocated nothing for an empty message, and `ct_timing`
-    // told that class from a 48-byte message on AMD Zen 5 (family 26 model
-    // 2): |t| 9.7, then 18.6 on the re-run; a k-byte copy truncated to the
-    // length still took longer to wipe the longer the message ([`Plaintext`]).
+    // message alone would allocate nothing for an empty message, and a
+    // k-byte copy truncated to the length would take longer to wipe the
+    // longer the message ([`Plaintext`]); both showed in the timing test
+    // (docs/CONSTANT_TIME.md, "Findings on other CPUs").
     Plaintext::new(buf, k - start)
 }
 

@@ -3,11 +3,11 @@
 //! `Zeroizing<Vec<u8>>` wipes a vector's spare capacity with one loop and
 //! its `len` bytes with another (zeroize 1.9's `Vec::zeroize`); the two
 //! cost differently per byte, so a k-byte buffer truncated to the message
-//! took longer to drop the longer the message (RSA-2048 on AMD Zen 5: 78 /
-//! 104 / 156 TSC ticks for 0 / 48 / 245 bytes, docs/CONSTANT_TIME.md). With
-//! implicit rejection a length is an oracle on the padding's shape, so the
-//! decoder keeps the whole buffer: `len` is only a view's bound, and the
-//! drop wipes all k bytes in one loop, whatever the length.
+//! takes longer to drop the longer the message (docs/CONSTANT_TIME.md,
+//! "Findings on other CPUs", the result's wipe). With implicit rejection a
+//! length is an oracle on the padding's shape, so the decoder keeps the
+//! whole buffer: `len` is only a view's bound, and the drop wipes all k
+//! bytes in one loop, whatever the length.
 
 use core::fmt;
 use core::ops::Deref;

@@ -9,15 +9,14 @@
 //! (RSA-2048): about half the time of eight single-modulus checks.
 //!
 //! Which path a group takes depends only on public facts (how many
-//! operations, the primes' digit count). Measured on this project's machines
-//! (docs/lab/, `kernel_bench mb8`): one eight-lane run at 20 digits
-//! per prime (RSA-2048) costs about 2.2 dual runs (2.4 before the dedicated
-//! squaring); at 32 and 40 digits (RSA-3072, RSA-4096) about 3.3-3.5 with
-//! the column-block squaring (4.4-4.8 before it). So a group of 3 or 4
-//! operations with 20-digit primes runs in the eight-lane kernel, a full
-//! group of 4 with 32- or 40-digit primes does too, and everything else
-//! (fewer operations, no IFMA, primes of unequal digit counts) runs one
-//! operation at a time on the single-operation path.
+//! operations, the primes' digit count). An eight-lane run (four
+//! operations) costs less than three dual runs at 20 digits per prime
+//! (RSA-2048) and less than four at 32 and 40 digits (RSA-3072, RSA-4096)
+//! (docs/PERFORMANCE.md, "Batch signing: when the eight-lane kernel runs").
+//! So a group of 3 or 4 operations with 20-digit primes runs in the
+//! eight-lane kernel, a full group of 4 with 32- or 40-digit primes does
+//! too, and everything else (fewer operations, no IFMA, primes of unequal
+//! digit counts) runs one operation at a time on the single-operation path.
 
 use super::Error;
 use super::crt::Secret;

@@ -24,9 +24,10 @@
 //! The pool belongs to the process that filled it. A child made by
 //! `fork` inherits a copy of the parent's unused pairs; used there and in
 //! the parent, each would blind two operations. So every take compares the
-//! process id (one `getpid` call, about 100 ns on AMD Zen 5, family 26
-//! model 2) with the pool's owner, and a new process discards the inherited
-//! pairs (wiping them) and makes its own. Limits, for the caller:
+//! process id (one `getpid` call; docs/PERFORMANCE.md, "Blinding: the
+//! pool's process-id check") with the pool's owner, and a new process
+//! discards the inherited pairs (wiping them) and makes its own. Limits,
+//! for the caller:
 //! - the new pairs are only as fresh as the caller's generator: a seeded
 //!   generator copied by `fork` (not the OS generator, not the provider's
 //!   OpenSSL DRBG) would give parent and child the same r again;
@@ -44,10 +45,9 @@
 //! else three radix-2^64 products per value), and 1/B of a private
 //! operation (the one inversion). A key's refills make B = 8, 32, then 128
 //! pairs each (a key that signs once pays for eight; the refilling thread's
-//! wait grows with the key's use, not all at once). Intel Xeon
-//! family 6 model 207, RSA-2048 sign-batch: the eight-lane walk and B = 128
-//! (64 before) took the refills' radix-2^64 products and inversion from
-//! about 7% of the time to about 2% (docs/lab/).
+//! wait grows with the key's use, not all at once). What the eight-lane
+//! walk and B = 128 save: docs/PERFORMANCE.md, "Blinding: refills in eight
+//! lanes, B up to 128".
 
 use super::Error;
 use super::crt::{Crt, Halves, Secret};
@@ -176,7 +176,7 @@ pub(crate) fn random_below<R: CryptoRng + ?Sized>(rng: &mut R, n: &[u64]) -> Sec
 
 /// `count` values as [`random_below`]'s, the random bytes drawn in one
 /// request per round: a system generator pays a system call per request
-/// (1.3% of an RSA-2048 batch signature's time when each r made its own).
+/// (docs/PERFORMANCE.md, "Blinding: random bytes in one request per round").
 fn randoms_below<R: CryptoRng + ?Sized>(rng: &mut R, n: &[u64], count: usize) -> Vec<Secret> {
     let bits = limb::bit_len_vartime(n);
     let top_bits = bits - 64 * (n.len() - 1);

@@ -634,18 +634,19 @@ mod tests {
 
 /// The input 0, which blinding cannot hide: c r^e = 0 for c = 0 only, so
 /// for that one input every product of both exponentiations, and the fault
-/// check's m^e, would run on zeros. On AMD Zen 5 that ran about 0.04%
-/// faster than random data through the same instructions (a data effect of
-/// the hardware, docs/CONSTANT_TIME.md). The input is public and 0^d = 0
-/// tells nothing, but the run's time should not be set by its data. So the
-/// private operation on 0 runs on the stand-in 1 (blinded to r^e, as random
-/// as any input) and its result, 1, is replaced by 0.
+/// check's m^e, would run on zeros, which can run measurably faster than
+/// random data through the same instructions (a data effect of the
+/// hardware: docs/CONSTANT_TIME.md, "Findings on other CPUs", the zero
+/// input). The input is public and 0^d = 0 tells nothing, but the run's
+/// time should not be set by its data. So the private operation on 0 runs
+/// on the stand-in 1 (blinded to r^e, as random as any input) and its
+/// result, 1, is replaced by 0.
 ///
-/// Without a branch, although c is public: a branch on it was measured
-/// (ct_timing, 10^5 samples) at about 100 TSC ticks for the zero class (a
-/// full scan where other inputs stopped at their first limb, two
-/// mispredictions, a fill), a larger difference than the one it removes.
-/// Here every input pays one full scan and one masked pass over the output.
+/// Without a branch, although c is public: with a branch the zero class
+/// would pay a full scan where other inputs stop at their first limb, two
+/// mispredictions and a fill, which measured a larger difference than the
+/// one it removes (same section of docs/CONSTANT_TIME.md). Here every input
+/// pays one full scan and one masked pass over the output.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ZeroInput(Mask);
 

@@ -269,9 +269,9 @@ impl RsaPublicKey {
     /// [`MB8_MIN_LANES`] operations share n's digit count (at most 40: n of
     /// up to 2080 bits) and the exponent, the rest one at a time. An
     /// eight-lane run at 40 digits costs about what four single-modulus
-    /// runs do (Intel Xeon family 6 model 207: 17 products of 1.6-2.4 us per
-    /// eight, against 8-12 us per single e = 65537 power). Constant time in
-    /// every x; only counts, sizes and exponents (public) choose.
+    /// runs do (docs/PERFORMANCE.md, "Eight-lane public operations: one run
+    /// against four single runs"). Constant time in every x; only counts,
+    /// sizes and exponents (public) choose.
     pub(crate) fn public_op_many(ops: &[(&RsaPublicKey, &[u64])]) -> Vec<Secret> {
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut out: Vec<Option<Vec<u64>>> = vec![None; ops.len()];

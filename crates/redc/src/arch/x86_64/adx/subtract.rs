@@ -8,8 +8,8 @@ use core::arch::asm;
 /// least n, else `x` (s = n.len() >= 1, `top` 0 or 1, the value below 2n).
 /// The portable twin is `limb::reduce_once` (after a copy); this one is two
 /// SBB chains through memory at about a cycle per limb, where the twin's
-/// u128 borrows compile to about five dependent instructions per limb (at
-/// 32 limbs 60 ns of a 660 ns product, `perf annotate`). Pass 1 only
+/// u128 borrows compile to about five dependent instructions per limb
+/// (docs/PERFORMANCE.md, "ADX: the final subtraction in assembly"). Pass 1 only
 /// compares: the borrow of x - n and then of top - borrow says whether x is
 /// kept. Pass 2 subtracts n, or zero: SHRX twice by 32 (keep) or by 0
 /// (subtract) zeroes n's limb or leaves it without touching the flags,

@@ -310,8 +310,8 @@ impl Avx2Modulus {
 
     /// `out = amm(a, a)`: the product kernel with both operands `a` (a
     /// dedicated squaring, computing the operand products above the diagonal
-    /// once, measured slower than the product at every size on Zen 3:
-    /// docs/lab/).
+    /// once, measured slower than the product at every size:
+    /// docs/PERFORMANCE.md, "AVX2: squares as products").
     fn square(&self, out: &mut Operand, a: &Operand) {
         self.amm(out, a, a);
     }

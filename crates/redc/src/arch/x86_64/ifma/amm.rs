@@ -50,10 +50,9 @@ use super::{MAX_NR, W};
 
 /// Up to this register count the modulus rows are kept from loop hoisting
 /// (`opaque`); above it (9 and 10 registers, where the window alone takes 22
-/// of the 32 registers) the compiler's own schedule measured faster: RSA-4096
-/// sign, Intel Xeon family 6 model 207, three alternating runs each, median
-/// 1498 us without the barrier at 10 registers against 1563 us with it
-/// (1518 us before either change).
+/// of the 32 registers) the compiler schedules them itself, which measured
+/// faster (docs/PERFORMANCE.md, "IFMA dual product: modulus rows kept from
+/// hoisting up to 8 registers"). Either way the results are the same.
 const OPAQUE_MAX_NR: usize = 8;
 
 /// Up to this register count [`amm_dual`] runs its groups written out,
@@ -61,13 +60,12 @@ const OPAQUE_MAX_NR: usize = 8;
 /// square the triangle's register choices and masks fold away) and the
 /// window sliding by register renaming, where a loop slid it with one
 /// register move per window register per group (moves take the IFMA ports
-/// on Intel). Intel Xeon family 6 model 207, `kernel_bench dual`, interleaved
-/// runs, best ns per dual square / product: 20 digits 138.7 / 148.0 against
-/// 147.4 / 156.9 in a loop, 32 digits 251.6 / 289.6 against 269.1 / 301.8.
-/// (Squares already had a copy per group inside the loop, which measured
-/// 5% and 8% faster than one body with g at run time at 5 and 6 registers.)
-/// At 10 registers (RSA-4096) the loop stays: written out, the square took
-/// 424 ns against 408, the window no longer fitting the registers either way.
+/// on Intel). Above it (RSA-4096's 10 registers) the loop stays, the
+/// window no longer fitting the registers either way (written out measured
+/// slower there), and squares get one copy of the loop body per group, so
+/// that the triangle's masks are constants. The measurements:
+/// docs/PERFORMANCE.md, "IFMA dual product: groups written out up to 8
+/// registers".
 ///
 /// See also [`WRITTEN_OUT`].
 pub(super) const STRAIGHT_MAX_NR: usize = 8;
@@ -77,10 +75,9 @@ pub(super) const STRAIGHT_MAX_NR: usize = 8;
 /// own unit-test build (`cfg(test)`) nor in the fuzz targets' (`cfg(fuzzing)`,
 /// set by cargo-fuzz): there every register count runs the loop, squares
 /// with g at run time. The results are the same, bit for bit, and those
-/// builds are CI's: `cargo test -p redc --lib --no-run` took 136 s against
-/// 230 s on AMD EPYC Zen 4 and 138 s against 235 s on the Intel Xeon
-/// (family 6 model 207); the fuzz build's redc at opt-level 1, 132 s
-/// against 168 s (Intel). The integration tests, the benchmarks, the
+/// builds are CI's, whose compile time the written-out groups lengthen
+/// (docs/PERFORMANCE.md, "IFMA kernels: the group loop in the unit-test
+/// and fuzz builds"). The integration tests, the benchmarks, the
 /// constant-time harnesses and every binary use the library as shipped,
 /// written out.
 const WRITTEN_OUT: bool = !cfg!(test) && !cfg!(fuzzing);
@@ -297,13 +294,10 @@ pub(super) unsafe fn amm_dual_body<const NR: usize, const SQR: bool, const PIPE:
         // and keeps the IFMAs that wait on y_{i-1} younger than the chain of i,
         // so they cannot take the ports ahead of it (schedulers pick the oldest
         // ready instruction; that this is why it helps is our reading, not a
-        // port-counter measurement: the guests have no PMU). Measured on AMD
-        // Zen 5 (family 26 model 2), `kernel_bench dual`, three interleaved
-        // runs: the dedicated 20-digit square 78-81 ns against 83-86 in the
-        // product's order; `kernel_bench sqr` 5-10% faster at 4 to 32 digits, the
-        // same at 36 and 40. The product in the square's order measured no
-        // faster at 20 digits (88-91 against 87-90 ns) and 1-2% slower at 32 and
-        // 40, so products keep theirs. Whether a square runs dedicated or as a
+        // port-counter measurement: the guests have no PMU). That order measured
+        // faster for squares and not for products (docs/PERFORMANCE.md, "IFMA
+        // dual product: dedicated 20-digit square and the late N part"), so
+        // each keeps its own. Whether a square runs dedicated or as a
         // product is calibrated per register count (`arch::x86_64::dedicated_sqr`), so
         // a CPU where this order loses falls back to the product.
         // `$late` is the N part a square issues after the chain of step `$S`:

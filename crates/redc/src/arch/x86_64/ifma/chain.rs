@@ -27,8 +27,9 @@
 //! The bracket does not depend on y_i (it is read before step i's n part),
 //! and c_i does not wait for y_i (x0 = H 2^52 + L; L + lo(n0 y) is 0 or 2^52,
 //! the latter exactly when L != 0), so the chain per step is IFMA (y), IFMA
-//! (lo n1 y, hi n0 y with c as addend), one add: about 10 cycles, measured
-//! 2.9 ns per step with the accumulation removed. The accumulators never get
+//! (lo n1 y, hi n0 y with c as addend), one add: about 10 cycles of latency
+//! (docs/PERFORMANCE.md, "IFMA dual kernel: the quotient chain's length",
+//! for its measured time per step). The accumulators never get
 //! carries: positions below d are dropped, and the carry out of position
 //! d - 1 (c_{d-1}) is added to position d at the end.
 //!
@@ -42,16 +43,13 @@
 //! the chain's constants as one (p, q) pair in xmm registers: the bracket
 //! is one 128-bit extract of the window (in place of the broadcast), and
 //! y is broadcast once a step for the N part, off the chain. The terms and
-//! results are those of the broadcast form, bit for bit. AMD Zen 4 (family
-//! 25 model 17), `kernel_bench chain` (docs/lab/, the Zen 4 log
-//! of the xmm quotient chain): 20-digit product 161.7 against 172.6 ns, square 148.8 against
-//! 157.1, 40 digits 575 / 528 against 601 / 547 ns; RSA-2048 dual
-//! exponentiation 194 against 207 us, RSA-4096 1266 against 1335 us. At 32
-//! digits the square was 1-2% slower, and the pipelined chain (shift and
-//! add, one IFMA) measured slower in xmm (RSA-3072 606 against 595 us), so
-//! the pipelined form keeps the broadcast chain. `arch::x86_64::xmm_chain` picks
-//! the xmm form on family 25 only: the other CPUs run zmm at full width and
-//! were tuned with the broadcast form.
+//! results are those of the broadcast form, bit for bit. On Zen 4 the xmm
+//! chain measured faster for the plain runs and slower for the pipelined
+//! chain (shift and add, one IFMA), so the pipelined form keeps the
+//! broadcast chain (docs/PERFORMANCE.md, "IFMA dual kernel: the quotient
+//! chain in xmm on Zen 4"). `arch::x86_64::xmm_chain` picks the xmm form on
+//! family 25 only: the other CPUs run zmm at full width and were tuned with
+//! the broadcast form.
 
 /// Position i + 1 of step i = 4 g + S as the window holds it (wa, doubled
 /// for a square, plus wn), broadcast to every lane pair: the chain's bracket

@@ -30,8 +30,8 @@
 //! so the results are bit for bit those of `portable52::amm_mul` mod M.
 //! Values stay below 2M, congruent mod m; [`pow_dual`](super::pow::pow_dual) ends with the
 //! product by 1 mod m itself ((x + Y m) / R < 1 + m for x < R), which leaves
-//! the run's modulus. RSA-3072 dual exponentiation, AMD Zen 5: 10% faster
-//! (`kernel_bench pipe`).
+//! the run's modulus. What the shorter chain gains is measured in
+//! docs/PERFORMANCE.md, "IFMA dual kernel: quotient pipelining for RSA-3072".
 
 use crate::arch::portable52::Pipelined52;
 

@@ -47,11 +47,9 @@
 //! window at position i + 1, which the chain has finished: for i + 1 < d
 //! the position is dropped, and at the last step (i + 1 = d) the chain's
 //! value is not used (only its carry), so position d counts them once.
-//! AMD Zen 5 (family 26 model 2), `kernel_bench single`, three
-//! interleaved runs: 2048 bits (5 registers) 202.7-203.6 ns a product and
-//! 191.9-192.8 a square, against 211.9-213.6 and 204.3-206.5; at 8 and 10
-//! registers, where the groups run in a loop, it measured 3-8% slower, so
-//! there each N part stays in its own step.
+//! Where the groups run in a loop (8 and 10 registers) each N part stays in
+//! its own step: there the late order measured slower (docs/PERFORMANCE.md,
+//! "IFMA single-modulus kernel: the N part one step late").
 //!
 //! # Dedicated squaring
 //!
@@ -108,20 +106,17 @@ pub const MAX_NR: usize = 10;
 /// Up to this register count [`amm_with`] runs its groups written out, not
 /// in a loop, so that the window slides by register renaming rather than
 /// one register move per window register per group (see the dual kernel's
-/// `STRAIGHT_MAX_NR`). Intel Xeon family 6 model 207, `kernel_bench dual`
-/// (its single-modulus line, 40 digits), six alternating runs: best 338.5
-/// ns per product against 362.2. Written out at 8 and 10 registers (RSA-3072
-/// and -4096 moduli), where the window spills either way, verification
-/// took 1.6x and 1.7x as long (`redc speed`, 27.7 against 17.3 us and 39.3
-/// against 23.2 us), so those keep the loop.
+/// `STRAIGHT_MAX_NR`). At 8 and 10 registers (RSA-3072 and -4096 moduli)
+/// the window spills either way and the loop stays: written out, those
+/// verifications measured much slower (docs/PERFORMANCE.md, "IFMA
+/// single-modulus kernel: groups written out up to 6 registers").
 const STRAIGHT_MAX_NR: usize = 6;
 
 /// Up to this register count [`pow_public`] squares with [`sqr_with`];
 /// above it, where the groups run in a loop and the squaring's lane masks
-/// depend on the loop counter, with the product. AMD Zen 5 (family 26
-/// model 2), `kernel_bench single`, three runs: 2048 bits (5 registers)
-/// 205.6-207.9 ns per square against 214.4-215.5 per product; 3072 bits
-/// 663-677 against 499-513, 4096 bits 1123-1137 against 747-762.
+/// depend on the loop counter, with the product, which measured faster
+/// there (docs/PERFORMANCE.md, "IFMA single-modulus kernel: dedicated
+/// squaring up to 6 registers").
 const SQR_MAX_NR: usize = STRAIGHT_MAX_NR;
 
 /// Window slots: NR + 1 accumulator registers (one spare keeps the slide in bounds).

@@ -42,13 +42,10 @@ pub(super) fn sqr_form<const NR: usize, const PIPE: bool, const XMM: bool>(
 
 /// From this register count up, the window's run of dedicated squarings is
 /// one function ([`sqr_run`]: the squaring's body inlined into a loop)
-/// rather than one call per square. AMD Zen 5 (family 26 model 2),
-/// `kernel_bench pow`, the dual exponentiation with dedicated squaring,
-/// three interleaved runs: at 10 registers (RSA-4096) 634-642 us against
-/// 660-669 us in calls, and `redc speed` RSA-4096 sign 709-734 against
-/// 725-752 us (four interleaved rounds); at 5 and 8 registers the inlined
-/// loop was slower (2048: 111-113 against 106-108 us; 3072, pipelined:
-/// 315-320 against 267-271 us), so there each square stays a call.
+/// rather than one call per square. Below it, where the groups are written
+/// out, each square stays a call: the inlined loop measured faster at 10
+/// registers (RSA-4096) and slower at 5 and 8 (docs/PERFORMANCE.md, "IFMA
+/// dual squaring: the run of squarings inlined from 9 registers").
 const SQR_RUN_MIN_NR: usize = STRAIGHT_MAX_NR + 1;
 
 /// `count` successive squarings of `x`, alternating between `x` and `y`
@@ -82,10 +79,10 @@ pub(super) fn sqr_run<const NR: usize, const PIPE: bool, const XMM: bool>(
 
 /// `out = amm(a, a)` with the dedicated squaring or the product, as the
 /// caller chose for this register count (`arch::x86_64::dedicated_sqr`: the
-/// better one differs between CPUs and register counts; on Zen 4 the
-/// dedicated squaring measured 0.87x the product at 5 registers and 1.09x at
-/// 10, where the window of 2 x 11 accumulators and the triangle's masks no
-/// longer fit the 32 registers).
+/// better one differs between CPUs and register counts: at 10 registers
+/// the window of 2 x 11 accumulators and the triangle's masks no longer fit
+/// the 32 registers; docs/PERFORMANCE.md, "IFMA dual squaring: dedicated or
+/// product, per register count").
 ///
 /// # Safety
 /// Call only where AVX-512F, AVX-512IFMA and AVX-512VL are available.

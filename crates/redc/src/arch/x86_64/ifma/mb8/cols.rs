@@ -105,26 +105,22 @@ macro_rules! edge_rows {
 /// at every step). Columns from D on are carried out as the result digits.
 /// Same quotient digits, so the same output bit for bit, as [`amm_reg`](super::amm_reg).
 ///
-/// K = 8: 16 measured 5% slower at 32 and 40 digits (more products of pad
-/// rows at the blocks' edges), 12 between the two.
+/// K = 8: wider blocks issue more products of pad rows at their edges
+/// (docs/PERFORMANCE.md, "Eight-lane column blocks: K = 8").
 ///
 /// A block's edge rows (the first K and last K rows of a that reach it, and
 /// the first K quotient rows) reach only some of its columns; they issue
 /// only the products that land on a digit (`edge_rows!`), where reading
-/// the zero pads cost about 14% more IFMAs at 40 digits. Intel Xeon family
-/// 6 model 207, `kernel_bench mb8pow`, six interleaved rounds, best / median
-/// us per exponentiation: 30 digits 181 / 187 against 203 / 240, 32 digits
-/// 199 / 213 against 219 / 248, 40 digits 417 / 440 against 454 / 461.
+/// the zero pads cost about 14% more IFMAs at 40 digits (docs/PERFORMANCE.md,
+/// "Eight-lane column blocks: edge rows").
 ///
 /// Each column has two accumulators, one for the hi halves and one for the
 /// lo halves, added together before the column is read (and, squaring,
 /// before the doubling): 2K chains of one IFMA per row instead of K chains
-/// of two. With K chains of two, Little's law allows K / 4.3 = 1.9 IFMAs a
-/// cycle at the Intel CPU's 4.3-cycle latency, exactly its port limit, so
-/// any hiccup stalled the block. Intel Xeon family 6 model 207, `kernel_bench
-/// mb8`, eight interleaved runs, ns per eight: 32 digits product 1150-1173
-/// against 1276-1341, squaring 824-894 against 901-957; 40 digits 1664-1697
-/// against 1863-1903 and 1229-1277 against 1365-1454.
+/// of two. With K chains of two, Little's law allows K / L IFMAs a cycle
+/// for an IFMA latency of L cycles; at Intel's latency that is exactly its
+/// port limit, so any hiccup stalled the block (docs/PERFORMANCE.md,
+/// "Eight-lane column blocks: two accumulators per column").
 ///
 /// A block's own quotient digits form a chain: y_T needs column T in full,
 /// which needs y_(T-1)'s products. Between two y's lie one IFMA (y), one
@@ -132,14 +128,10 @@ macro_rules! edge_rows {
 /// onto the column) and one add, about 10 cycles; the products of y into
 /// the later columns follow in program order, so that they do not take the
 /// chain's ports first. Before, the column took both halves in one
-/// register (two chained IFMAs, about 14 cycles a column). Intel Xeon
-/// family 6 model 207, `kernel_bench mb8`, eight interleaved runs, best ns
-/// per eight: 32 digits product 990 against 1001, squaring 724 against
-/// 749; 40 digits 1460 against 1485, 1106 against 1134; `kernel_bench
-/// mb8pow`, six rounds, best us per eight pows: 30 digits 1385 against
-/// 1479, 32 digits 1482 against 1536, 40 digits 3132 against 3303.
-/// (With the chain cut altogether, results wrong, the products ran about
-/// 6-9% faster than before: what is left to win there is small.)
+/// register (two chained IFMAs, about 14 cycles a column). What that
+/// gained, and how little is left to win by cutting the chain further:
+/// docs/PERFORMANCE.md, "Eight-lane column blocks: the block's quotient
+/// chain".
 ///
 /// Lane bound: a column receives at most 4 D halves (< 2^52 each) plus one
 /// carry below 2^9: below 2^60 for D <= 40.

@@ -179,13 +179,10 @@ fn amm<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>) 
 pub const REG_MAX_D: usize = 20;
 
 /// [`amm_reg`] up to [`REG_MAX_D`] digits, [`amm_cols`] above (where the
-/// register window would spill). Measured on the Intel Xeon (family 6 model
-/// 207), `kernel_bench mb8`: at 20 digits 421 ns per eight products against
-/// 454 for the earlier row kernel (positions as rows in memory, stored at
-/// every step); at 32 and 40 digits the spilling register window took 1918
-/// and 3646 ns against the row kernel's 1304 and 1989, and the column blocks
-/// 1416-1430 and 2035-2098 against the row kernel's 1521-1606 and 2266-2330
-/// in one loaded run (about 8% less).
+/// register window would spill); each measured faster than a row kernel
+/// that stores every position at every step, and the spilling register
+/// window slower than both (docs/PERFORMANCE.md, "Eight-lane kernel:
+/// register window up to 20 digits, column blocks above").
 #[inline(always)]
 fn amm_any<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, b: &Mb8<D>, m: &Mb8Mod<D>, scratch: &mut Scratch) {
     if D <= REG_MAX_D {

@@ -42,12 +42,9 @@ fn gather<const D: usize>(out: &mut Mb8<D>, table: &[Mb8<D>], idx: &[u64; 8]) {
 /// The eight-lane table is eight times wider: at 5 bits its 32 entries take
 /// 40 KiB at 20 digits (80 KiB at 40), more than L1 holds beside the
 /// kernel's own data, so every constant-time gather (which reads the whole
-/// table) streams from L2. At 4 bits the 16 entries cost 25% more table
-/// products but each gather about a third (Intel Xeon family 6 model 207,
-/// `kernel_bench mb8pow`, 12 interleaved rounds, best / median us per
-/// exponentiation, widths 3..6: 20 digits 60.0/65.5, 56.2/59.8, 58.2/70.9,
-/// 69.4/84.4; 32 digits 277/287, 257/270, 267/282, 275/333; 40 digits
-/// 527/538, 508/519, 507/554, 520/581).
+/// table) streams from L2. At 4 bits the 16 entries cost more table
+/// products but each gather reads half the bytes (docs/PERFORMANCE.md,
+/// "Eight-lane exponentiation: 4-bit windows", for the widths 3 to 6).
 const MB8_WINDOW: usize = 4;
 
 /// The window at bit `pos` of each lane's exponent (public position).
@@ -161,7 +158,8 @@ pub(super) fn pow<const D: usize>(
     let mut w = windows(exps, (nw - 1) * width, width);
     gather(&mut xa, &table, &w);
     // Each product writes the other buffer; the references swap, not the
-    // rows (copying them back measured 3% of RSA-3072 batch signing).
+    // rows (docs/PERFORMANCE.md, "Eight-lane exponentiation: buffers
+    // swapped, not copied").
     let (mut x, mut y) = (&mut xa, &mut ya);
     for win in (0..nw - 1).rev() {
         for _ in 0..width {

@@ -50,10 +50,8 @@ const _: () = assert!(REG_MAX_D < 21, "for_reg! covers j up to 20");
 /// kept in registers across the unrolled steps they spill. With a loop
 /// over i the window slid by one register move per position per step (20
 /// moves beside 80 IFMAs at 20 digits; on Intel zmm moves run on the IFMA
-/// ports) and LLVM spilled the rows. Intel Xeon family 6 model 207,
-/// `kernel_bench mb8`, eight interleaved runs, best ns per eight products
-/// at 20 digits: 322 against 394; `kernel_bench mb8pow` (with
-/// [`sqr`]'s change) best us per eight 1024-bit powers 47.5 against 55.6.
+/// ports) and LLVM spilled the rows (docs/PERFORMANCE.md, "Eight-lane
+/// kernel: the register window written out").
 ///
 /// Per step the chain from one quotient digit to the next is
 /// lo(a_0 b_i) -> y_i -> lo(n_1 y_i) -> the shift's add: the products of the
@@ -155,9 +153,9 @@ pub(super) fn sqr<const D: usize>(out: &mut Mb8<D>, a: &Mb8<D>, m: &Mb8Mod<D>, s
     // Two accumulator pairs: a column's pairs alternate between them (up
     // to five IFMAs chained per register at 20 digits, columns overlapping
     // in flight), and its end costs two adds: on Intel zmm adds share the
-    // IFMA ports, and four pairs (three adds more per column) measured 10%
-    // slower (kernel_bench mb8, 20 digits: 283-309 ns per eight squarings
-    // against 312-331).
+    // IFMA ports, and four pairs (three adds more per column) measured
+    // slower (docs/PERFORMANCE.md, "Eight-lane squaring: two accumulator
+    // pairs").
     let (mut lo, mut hi) = ([zero; 2], [zero; 2]);
     // Column k's end: its doubled cross sum plus the diagonal's half, added
     // by the diagonal IFMA itself: lo(a_(k/2)^2) for even k, hi(a_((k-1)/2)^2)
