@@ -159,30 +159,26 @@ kernel!(amm15, 15, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14], [0 1 2 3 4 5 6 7 8 9 10
 
 /// The instance for `v` registers; `friendly` for a modulus with
 /// m = -1 mod 2^28 (k0 = 1), whose chain needs no multiplication by k0.
-pub(super) fn instance(
-    v: usize,
-    friendly: bool,
-) -> unsafe fn(*mut u64, *const u64, *const u64, *const u64, u64, usize) {
+pub(super) fn instance(v: usize, friendly: bool) -> Kernel {
     if friendly {
-        return match v {
-            9 => amm9::<true>,
-            10 => amm10::<true>,
-            11 => amm11::<true>,
-            12 => amm12::<true>,
-            13 => amm13::<true>,
-            14 => amm14::<true>,
-            15 => amm15::<true>,
-            _ => panic!("no AVX2 kernel for {v} registers"),
-        };
+        instance_of::<true>(v)
+    } else {
+        instance_of::<false>(v)
     }
+}
+
+/// A kernel's signature: `(out, a, b, m, k0, s)`.
+type Kernel = unsafe fn(*mut u64, *const u64, *const u64, *const u64, u64, usize);
+
+fn instance_of<const F: bool>(v: usize) -> Kernel {
     match v {
-        9 => amm9::<false>,
-        10 => amm10::<false>,
-        11 => amm11::<false>,
-        12 => amm12::<false>,
-        13 => amm13::<false>,
-        14 => amm14::<false>,
-        15 => amm15::<false>,
+        9 => amm9::<F>,
+        10 => amm10::<F>,
+        11 => amm11::<F>,
+        12 => amm12::<F>,
+        13 => amm13::<F>,
+        14 => amm14::<F>,
+        15 => amm15::<F>,
         _ => panic!("no AVX2 kernel for {v} registers"),
     }
 }
