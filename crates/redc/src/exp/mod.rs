@@ -7,8 +7,7 @@
 //! faster than MULX/ADX on this CPU (`arch::x86_64::avx2::pays`, moduli
 //! of 811 to 1594 bits); with BMI2/ADX the products use MULX and two carry
 //! chains, and otherwise (or with `REDC_FORCE_PORTABLE=1`) the portable
-//! FIPS kernel. The RSA code
-//! sees only this seam. On top of it:
+//! FIPS kernel. The RSA code sees only this seam. On top of it:
 //! - [`binary`]: the reference left-to-right and right-to-left methods;
 //! - [`window`]: constant-time fixed window, for secret exponents;
 //! - [`sliding`]: variable-time sliding window, for public exponents.

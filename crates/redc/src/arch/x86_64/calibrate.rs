@@ -38,23 +38,10 @@ pub fn calibrate_sqr(nr: usize) -> (f64, f64) {
     if nr == 0 || nr > MAX_NR {
         return (0.0, 0.0);
     }
-    // Public, fixed inputs: odd moduli of 52 d - 2 bits from a xorshift, a base below them.
+    // Public, fixed inputs: odd moduli of 52 d - 2 bits, a base below them.
     let d = 4 * nr;
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let limbs = (52 * d - 2).div_ceil(64);
-    let mut modulus = || {
-        let mut n: Vec<u64> = (0..limbs).map(|_| next()).collect();
-        n[0] |= 1;
-        let top = (52 * d - 2) - 64 * (limbs - 1);
-        n[limbs - 1] = (n[limbs - 1] & (u64::MAX >> (64 - top))) | (1 << (top - 1));
-        Modulus52::new(&n).expect("odd, large")
-    };
+    let mut moduli = PublicModuli::new();
+    let mut modulus = || Modulus52::new(&moduli.next(52 * d - 2)).expect("odd, large");
     let (p, q) = (modulus(), modulus());
     with_nr!(nr, NR => {
         let m = DualMod::<NR>::new(&p, &q);
@@ -75,4 +62,31 @@ pub fn calibrate_sqr(nr: usize) -> (f64, f64) {
         }
         (best_d, best_p)
     })
+}
+
+/// Fixed public moduli for the calibrations (no key is involved): a
+/// xorshift stream cut into odd numbers of an exact bit length.
+pub(super) struct PublicModuli(u64);
+
+impl PublicModuli {
+    pub(super) fn new() -> PublicModuli {
+        PublicModuli(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// The next odd modulus of exactly `bits` bits (>= 2), as limbs.
+    pub(super) fn next(&mut self, bits: usize) -> Vec<u64> {
+        let limbs = bits.div_ceil(64);
+        let mut n: Vec<u64> = (0..limbs)
+            .map(|_| {
+                self.0 ^= self.0 << 13;
+                self.0 ^= self.0 >> 7;
+                self.0 ^= self.0 << 17;
+                self.0
+            })
+            .collect();
+        n[0] |= 1;
+        let top = bits - 64 * (limbs - 1);
+        n[limbs - 1] = (n[limbs - 1] & (u64::MAX >> (64 - top))) | (1 << (top - 1));
+        n
+    }
 }

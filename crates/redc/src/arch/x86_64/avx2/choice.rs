@@ -34,28 +34,17 @@ pub fn pays(bits: usize) -> bool {
 /// nanoseconds per call at `v` registers (MIN_VECTORS..=MAX_VECTORS), on a
 /// fixed public modulus of the largest size `v` serves (28 (4 v - 3) - 2
 /// bits, the kernels over m itself, their slowest form at that count): the
-/// best of 5 interleaved runs of 64 calls, each output fed back. About
-/// 0.1-0.3 ms. (0, 0) where either path cannot run.
+/// best of 5 interleaved runs of 64 calls, each output fed back (640 kernel
+/// calls in all). (0, 0) where either path cannot run.
 pub fn calibrate(v: usize) -> (f64, f64) {
     if !(MIN_VECTORS..=MAX_VECTORS).contains(&v) || !super::super::adx_available() {
         return (0.0, 0.0);
     }
     let bits = 28 * (4 * v - 3) - 2;
     let limbs = bits.div_ceil(64);
-    // Public, fixed inputs: an odd modulus of exactly `bits` bits from a
-    // xorshift, and a base below it.
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut n: Vec<u64> = (0..limbs)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        })
-        .collect();
-    n[0] |= 1;
-    let top = bits - 64 * (limbs - 1);
-    n[limbs - 1] = (n[limbs - 1] & (u64::MAX >> (64 - top))) | (1 << (top - 1));
+    // Public, fixed inputs: an odd modulus of exactly `bits` bits and a base
+    // below it.
+    let n = super::super::calibrate::PublicModuli::new().next(bits);
     let Some(avx2) = Avx2Modulus::new_over(&n, false) else {
         return (0.0, 0.0);
     };

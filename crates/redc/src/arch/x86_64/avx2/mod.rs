@@ -449,9 +449,7 @@ fn multiple_of(md: &Modulus28) -> Modulus28 {
         .iter_mut()
         .zip(md.limbs.iter().chain(core::iter::repeat(&0)))
     {
-        let t = x as u128 * md.k0 as u128 + carry as u128;
-        *w = t as u64;
-        carry = (t >> 64) as u64;
+        (*w, carry) = crate::limb::mac(0, x, md.k0, carry);
     }
     let m = portable28::to_digits(&limbs, digits_for_bits(bits));
     let rr = radix::r_squared::<{ portable28::DIGIT_BITS }>(&m, 1, md.bits);
@@ -472,9 +470,9 @@ fn reduce_multiple(x: &mut [u64], m: &[u64]) {
     for j in (0..28).rev() {
         let mut carry = 0u64;
         for (k, w) in shifted.iter_mut().enumerate() {
-            let limb = m.get(k).copied().unwrap_or(0);
-            *w = if j == 0 { limb } else { (limb << j) | carry };
-            carry = if j == 0 { 0 } else { limb >> (64 - j) };
+            let wide = (m.get(k).copied().unwrap_or(0) as u128) << j;
+            *w = wide as u64 | carry;
+            carry = (wide >> 64) as u64;
         }
         crate::limb::reduce_once(x, 0, &shifted);
     }
