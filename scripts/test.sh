@@ -67,6 +67,13 @@ evp_log="$(mktemp)"
 # kernel tests and benchmarks call); the ct build below does not: the
 # constant-time harnesses test the library as users build it.
 step "building the workspace's tests"
+# The integration tests and binaries first, then the rest: one `cargo test`
+# would compile redc's library and its unit-test harness side by side, two
+# optimised rustcs of redc near 13 GB each, which a 24 GB machine does not
+# hold (the kernel killed one). The first line builds the library (with the
+# same features and profile as the second: it is fresh there) but not the
+# harness, which the second compiles beside smaller crates only.
+cargo test --workspace --locked --features redc/probes --no-run --test '*' --bins --quiet
 bins_json="$(mktemp)"
 cargo test --workspace --locked --features redc/probes --no-run --message-format=json-render-diagnostics >"$bins_json"
 ct_log="$(mktemp)"
