@@ -735,6 +735,43 @@ fn ifma_single_pow_public_matches_bigint() {
     assert!(x86::SingleKey::new(&limbs(&n, 66)).is_none());
 }
 
+/// Secret-exponent exponentiation on the single kernel (the CRT primes too
+/// wide for the dual kernel: RSA-6144's and RSA-8192's) against num-bigint,
+/// at the largest size of every register count 1..=10, the sizes either
+/// side of the dual kernel's end (2078 bits) and of the RSA primes, with
+/// edge moduli, edge bases, and exponents of the modulus's limb count whose
+/// windows are all zero, all ones, one, and random.
+#[test]
+fn ifma_single_pow_secret_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(37);
+    // 8 NR digits hold moduli up to 416 NR - 2 bits (4m < R).
+    let mut sizes: Vec<u64> = (1..=10u64).map(|nr| 416 * nr - 2).collect();
+    sizes.extend([2078, 2079, 3071, 3072, 4095, 4096]);
+    for bits in sizes {
+        let s = bits.div_ceil(64) as usize;
+        for n in moduli(&mut rng, bits) {
+            let key = x86::SingleKey::new(&limbs(&n, s)).unwrap();
+            let mut one = vec![0u64; s];
+            one[0] = 1;
+            let random: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+            for e in [vec![0u64; s], vec![u64::MAX; s], one, random] {
+                for base in [
+                    BigUint::zero(),
+                    BigUint::one(),
+                    &n - 1u8,
+                    rng.gen_biguint_below(&n),
+                ] {
+                    let got = key.pow_secret(&limbs(&base, s), &e);
+                    assert_eq!(got, limbs(&base.modpow(&big(&e), &n), s), "{bits} bits, n {n:x}");
+                }
+            }
+        }
+    }
+}
+
 /// The eight-lane kernel against the portable twin, lane by lane and bit for
 /// bit, at every digit count 4..=40, with a different modulus (and edge
 /// operands) in every lane, and in feedback chains.

@@ -197,11 +197,10 @@ impl MontEngine {
         {
             use crate::arch::x86_64 as x86;
             let mut engine = Self::scalar(n)?;
-            engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
-            engine.ifma_single = std::sync::OnceLock::new();
-            if engine.ifma.is_some() {
-                engine.kernels.exp = Exponentiation::Ifma;
-            } else if x86::avx2_family_available() && x86::avx2::pays(engine.ctx.bits()) {
+            if !engine.with_ifma(Exponentiation::Ifma)
+                && x86::avx2_family_available()
+                && x86::avx2::pays(engine.ctx.bits())
+            {
                 engine.with_avx2();
             }
             Ok(engine)
@@ -291,6 +290,28 @@ impl MontEngine {
         }
     }
 
+    /// Add the IFMA exponentiation where this CPU has IFMA and the modulus
+    /// fits it: the dual kernel's radix-2^52 form up to 40 digits (2078
+    /// bits), else the single-modulus kernel's tables up to 80 (4158 bits),
+    /// built now, as the secret exponentiations of a CRT prime that wide run
+    /// on them. False, and the engine unchanged, where neither fits.
+    #[cfg(target_arch = "x86_64")]
+    fn with_ifma(&mut self, exp: Exponentiation) -> bool {
+        use crate::arch::x86_64 as x86;
+        let ifma = x86::Ifma52Modulus::new(self.modulus());
+        let single = match ifma {
+            Some(_) => std::sync::OnceLock::new(),
+            None => match x86::SingleKey::new(self.modulus()) {
+                Some(k) => std::sync::OnceLock::from(Some(std::sync::Arc::new(k))),
+                None => return false,
+            },
+        };
+        self.ifma = ifma;
+        self.ifma_single = single;
+        self.kernels.exp = exp;
+        true
+    }
+
     /// The radix-2^52 IFMA form of the modulus, when the engine has it.
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn ifma52(&self) -> Option<&crate::arch::x86_64::Ifma52Modulus> {
@@ -309,7 +330,6 @@ impl MontEngine {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            use crate::arch::x86_64 as x86;
             let mut engine = match backend {
                 Backend::Portable => return Self::portable(n).map(Some),
                 // Available, so the scalar kernels are the ADX ones.
@@ -321,13 +341,11 @@ impl MontEngine {
                 }
                 Backend::Ifma | Backend::IfmaSingle => Self::portable(n)?,
             };
-            engine.ifma = x86::Ifma52Modulus::new(engine.modulus());
-            engine.ifma_single = std::sync::OnceLock::new();
-            if engine.ifma.is_some() {
-                engine.kernels.exp = match backend {
-                    Backend::Ifma => Exponentiation::Ifma,
-                    _ => Exponentiation::IfmaSingle,
-                };
+            let exp = match backend {
+                Backend::Ifma => Exponentiation::Ifma,
+                _ => Exponentiation::IfmaSingle,
+            };
+            if engine.with_ifma(exp) {
                 engine.dual = backend == Backend::Ifma;
             }
             Ok(Some(engine))
@@ -529,6 +547,14 @@ impl MontEngine {
         #[cfg(target_arch = "x86_64")]
         if let Some(m) = &self.ifma {
             return crate::arch::x86_64::pow_secret(m, base, exp);
+        }
+        // The single-modulus IFMA tables, where the modulus is too wide for
+        // the dual kernel (`with_ifma` built them; only IFMA engines hold any).
+        #[cfg(target_arch = "x86_64")]
+        if let (Exponentiation::Ifma | Exponentiation::IfmaSingle, Some(Some(single))) =
+            (self.kernels.exp, self.ifma_single.get())
+        {
+            return single.pow_secret(base, exp);
         }
         #[cfg(target_arch = "x86_64")]
         if let Some(m) = &self.avx2 {

@@ -1,6 +1,10 @@
-//! [`SingleKey`]: one PUBLIC modulus's tables for the single-modulus IFMA
-//! kernel ([`super::ifma::single`]), eight digits a register, for
-//! public-exponent work (verification). Built once per public key.
+//! [`SingleKey`]: one modulus's tables for the single-modulus IFMA kernel
+//! ([`super::ifma::single`]), eight digits a register: public-exponent work
+//! on a public modulus (verification), built once per public key, and
+//! secret-exponent work on a CRT prime too wide for the dual kernel (41 to
+//! 80 digits: RSA-6144's and RSA-8192's primes), built once per private key.
+//! The modulus's value may be secret: the setup is constant time in it,
+//! `Debug` prints nothing of it, and its tables are wiped on drop.
 
 use zeroize::Zeroize;
 
@@ -24,6 +28,7 @@ impl core::fmt::Debug for SingleKey {
 
 trait SingleTables: Send + Sync {
     fn pow_public(&self, base: &[u64], exp: &[u64]) -> Vec<u64>;
+    fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Vec<u64>;
 }
 
 struct Single<const NR: usize> {
@@ -33,13 +38,20 @@ struct Single<const NR: usize> {
     ifma: Ifma,
 }
 
-impl<const NR: usize> SingleTables for Single<NR> {
-    fn pow_public(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+impl<const NR: usize> Single<NR> {
+    /// `base` (below n) into the kernel's digits, `run` on them, and the
+    /// result (at most n) fully reduced back into n's limbs; every copy of
+    /// the (secret) values wiped.
+    fn run(
+        &self,
+        base: &[u64],
+        run: impl FnOnce(&ifma::single::Digits<NR>) -> ifma::single::Digits<NR>,
+    ) -> Vec<u64> {
         check_base_len(&self.md, base);
         let d = self.md.d;
         let mut dg = portable52::to_digits(base, d);
         let mut b = ifma::single::Digits::<NR>::from_slice(&dg);
-        let mut y = self.ifma.single_pow_public::<NR>(&self.m, &b, exp);
+        let mut y = run(&b);
         let mut yd = y.to_vec(d);
         portable52::final_reduce(&self.md, &mut yd);
         let out = portable52::from_digits(&yd, self.md.limbs.len());
@@ -51,9 +63,20 @@ impl<const NR: usize> SingleTables for Single<NR> {
     }
 }
 
+impl<const NR: usize> SingleTables for Single<NR> {
+    fn pow_public(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+        self.run(base, |b| self.ifma.single_pow_public::<NR>(&self.m, b, exp))
+    }
+
+    fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+        self.run(base, |b| self.ifma.single_pow_secret::<NR>(&self.m, b, exp))
+    }
+}
+
 impl SingleKey {
-    /// The single-modulus tables of an odd public `n >= 3` (little-endian
-    /// limbs), or None without IFMA or above 80 digits.
+    /// The single-modulus tables of an odd `n >= 3` (little-endian limbs;
+    /// public or secret), or None without IFMA or above 80 digits. Time
+    /// depends on n's size only.
     pub fn new(n: &[u64]) -> Option<SingleKey> {
         let ifma = cpu::ifma()?;
         let md = Modulus52::with_digit_multiple(n, 8)?;
@@ -74,5 +97,12 @@ impl SingleKey {
     /// `base < n` (which may be secret).
     pub fn pow_public(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
         self.tables.pow_public(base, exp)
+    }
+
+    /// `base^exp mod n`, fully reduced, in n's trimmed limb count, for a
+    /// SECRET exponent (fixed windows): constant time in `base < n`, in
+    /// `exp`'s value (its limb count is public) and in n's value.
+    pub fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+        self.tables.pow_secret(base, exp)
     }
 }

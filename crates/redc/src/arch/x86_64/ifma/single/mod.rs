@@ -87,8 +87,12 @@
 //! the values.
 //!
 //! Secrets: the base and every intermediate (the fault check and blinding
-//! exponentiate secret values to the public exponent). The modulus and the
-//! exponent are public: the exponent's bits choose products (binary method).
+//! exponentiate secret values to the public exponent). In `pow_public` the
+//! modulus and the exponent are public: the exponent's bits choose products
+//! (binary method). [`window`] exponentiates to a secret exponent modulo a
+//! secret prime (CRT primes wider than the dual kernel's 40 digits): the
+//! kernel and the tables' setup ([`SingleMod::new`]) touch the modulus's
+//! digits at fixed positions only, and [`SingleMod`] wipes them on drop.
 
 // Register arrays indexed by a constant-bound counter unroll into registers.
 #![allow(clippy::needless_range_loop)]
@@ -99,6 +103,8 @@ use zeroize::Zeroize;
 
 use crate::arch::portable52::{MASK, Modulus52};
 use crate::arch::x86_64::cpu::Ifma;
+
+mod window;
 
 /// The largest register count: d <= 80 digits (moduli up to 4158 bits).
 pub const MAX_NR: usize = 10;
@@ -164,7 +170,8 @@ pub struct Shifted<const NR: usize> {
 }
 
 impl<const NR: usize> Shifted<NR> {
-    /// The shifted copies of a public value (the modulus), with scalar code.
+    /// The shifted copies of the modulus, with scalar code (positions only:
+    /// constant time in the value).
     fn new(x: &Digits<NR>) -> Self {
         let mut out = Shifted {
             v: [[[0; 8]; NR]; 9],
@@ -237,12 +244,23 @@ impl<const NR: usize> ShiftedA<'_, NR> {
     }
 }
 
-/// A public modulus in the kernel's form: digits, shifted copies, k0, R^2.
+/// A modulus in the kernel's form: digits, shifted copies, k0, R^2. Its
+/// value may be secret (a CRT prime): wiped on drop.
 pub struct SingleMod<const NR: usize> {
     n: Digits<NR>,
     nsh: Shifted<NR>,
     k0: u64,
     rr: Digits<NR>,
+}
+
+impl<const NR: usize> Drop for SingleMod<NR> {
+    fn drop(&mut self) {
+        self.n.zeroize();
+        self.nsh.v.zeroize();
+        self.nsh.top.zeroize();
+        self.k0.zeroize();
+        self.rr.zeroize();
+    }
 }
 
 impl<const NR: usize> SingleMod<NR> {

@@ -1,0 +1,137 @@
+//! The single-modulus kernel's fixed-window exponentiation for a SECRET
+//! exponent and a possibly SECRET modulus (a CRT prime too wide for the
+//! dual kernel's 40 digits: RSA-6144's and RSA-8192's primes), constant
+//! time in the base, the exponent and the modulus's value.
+//!
+//! Paper: Shand and Vuillemin, "Fast Implementations of RSA Cryptography"
+//! (003), section 4.2 (the window method), on the almost-Montgomery product
+//! of Zhao, Wang, Lu and Dai (002), Algorithm 1: every operand stays below
+//! 2m, so no product needs a final subtraction.
+//!
+//! # Constant time
+//!
+//! - The sequence of products depends on the exponent's limb count only
+//!   (public: the prime's size): `WINDOW` squarings and one product per
+//!   window, whatever the window's value.
+//! - The table read ([`gather`]) loads every entry and keeps one by a lane
+//!   mask computed from the window's value: no address or branch depends on
+//!   it.
+//! - The kernel's steps are the same IFMAs, shifts and masked adds for every
+//!   value of the operands and of the modulus (the module documentation of
+//!   [`super`], "Normalisation").
+
+use core::arch::x86_64::*;
+
+use zeroize::Zeroize;
+
+use crate::arch::portable52::{self, WINDOW};
+
+use super::{AScratch, Digits, SQR_MAX_NR, SingleMod, amm_with, sqr_with};
+use crate::arch::x86_64::cpu::Ifma;
+
+/// Constant-time table read: every entry is loaded, and the lanes keep
+/// entry `w` (a masked move per entry and register, no secret address).
+#[target_feature(enable = "avx512f")]
+fn gather<const NR: usize>(out: &mut Digits<NR>, table: &[Digits<NR>], w: u64) {
+    let idx = _mm512_set1_epi64(w as i64);
+    let one = _mm512_set1_epi64(1);
+    let zero = _mm512_setzero_si512();
+    let mut acc = [zero; NR];
+    let mut k = zero;
+    for entry in table {
+        let keep = _mm512_cmpeq_epu64_mask(idx, k);
+        for r in 0..NR {
+            acc[r] = _mm512_mask_mov_epi64(acc[r], keep, ld!(&entry.0[r]));
+        }
+        k = _mm512_add_epi64(k, one);
+    }
+    for r in 0..NR {
+        // SAFETY: the row is 64 bytes inside a 64-byte aligned `Digits`.
+        unsafe { _mm512_store_si512(out.0[r].as_mut_ptr().cast(), acc[r]) };
+    }
+}
+
+/// `out = amm(a, a)`: the dedicated squaring where it measured faster (up
+/// to `SQR_MAX_NR` registers), the product elsewhere (see `pow_public`).
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn square<const NR: usize>(
+    out: &mut Digits<NR>,
+    a: &Digits<NR>,
+    m: &SingleMod<NR>,
+    scratch: &mut AScratch<NR>,
+) {
+    if NR <= SQR_MAX_NR {
+        sqr_with(out, a, m, scratch);
+    } else {
+        amm_with(out, a, a, m, scratch);
+    }
+}
+
+/// `base^exp mod m`, out of the Montgomery domain but not yet fully
+/// reduced (at most m), for a SECRET `exp` of public limb count and a
+/// `base` below m (secret), by fixed `WINDOW`-bit windows.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn pow_secret<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]) -> Digits<NR> {
+    let mut scratch = AScratch::ZERO;
+    let mut one = Digits::<NR>::ZERO;
+    one.0[0][0] = 1;
+    // table[k] = base^k R (below 2m): table[0] = R mod m, table[1] = base R.
+    let mut table = vec![Digits::<NR>::ZERO; 1 << WINDOW];
+    let mut x = Digits::<NR>::ZERO;
+    amm_with(&mut x, &m.rr, &one, m, &mut scratch);
+    table[0] = x;
+    amm_with(&mut x, base, &m.rr, m, &mut scratch);
+    table[1] = x;
+    for k in 2..(1 << WINDOW) {
+        if k % 2 == 0 {
+            square(&mut x, &table[k / 2], m, &mut scratch);
+        } else {
+            amm_with(&mut x, &table[k - 1], &table[1], m, &mut scratch);
+        }
+        table[k] = x;
+    }
+    let nw = portable52::windows_for_limbs(exp.len());
+    let mut y = Digits::<NR>::ZERO;
+    let mut g = Digits::<NR>::ZERO;
+    gather(&mut x, &table, portable52::window(exp, (nw - 1) * WINDOW) as u64);
+    for w in (0..nw - 1).rev() {
+        for _ in 0..WINDOW / 2 {
+            square(&mut y, &x, m, &mut scratch);
+            square(&mut x, &y, m, &mut scratch);
+        }
+        // WINDOW is odd: the last squaring lands in y.
+        square(&mut y, &x, m, &mut scratch);
+        gather(&mut g, &table, portable52::window(exp, w * WINDOW) as u64);
+        amm_with(&mut x, &y, &g, m, &mut scratch);
+    }
+    // Out of the Montgomery domain: (x + Y m) / R <= m for any x < R.
+    amm_with(&mut y, &x, &one, m, &mut scratch);
+    for e in table.iter_mut() {
+        e.zeroize();
+    }
+    x.zeroize();
+    g.zeroize();
+    scratch.zeroize();
+    y
+}
+
+// The window loop above takes an odd number of squarings per window.
+const _: () = assert!(WINDOW % 2 == 1);
+
+impl Ifma {
+    /// `base^exp` for a secret exponent (`pow_secret`): at most m, not yet
+    /// fully reduced.
+    #[inline(always)]
+    pub fn single_pow_secret<const NR: usize>(
+        self,
+        m: &SingleMod<NR>,
+        base: &Digits<NR>,
+        exp: &[u64],
+    ) -> Digits<NR> {
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { pow_secret::<NR>(m, base, exp) }
+    }
+}
