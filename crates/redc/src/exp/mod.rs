@@ -52,9 +52,11 @@ pub struct MontEngine {
     /// and the modulus fits it.
     #[cfg(target_arch = "x86_64")]
     ifma: Option<crate::arch::x86_64::Ifma52Modulus>,
-    /// The single-modulus IFMA tables for public-exponent work, built at
-    /// first use (a CRT prime's engine never builds them; engines without
-    /// IFMA, portable or ADX by request, hold None from the start).
+    /// The single-modulus IFMA tables: for public-exponent work, built at
+    /// first use; for the secret exponentiations of a modulus too wide for
+    /// the dual kernel (41 to 80 digits), built with the engine
+    /// (`with_ifma`). Engines without IFMA, portable or ADX by request,
+    /// hold None from the start.
     #[cfg(target_arch = "x86_64")]
     ifma_single: std::sync::OnceLock<Option<std::sync::Arc<crate::arch::x86_64::SingleKey>>>,
     /// The radix-2^28 form for the AVX2 exponentiation, where the AVX2
