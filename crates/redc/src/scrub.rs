@@ -32,10 +32,30 @@ pub const OPERATION_BYTES: usize = 16 * 1024;
 /// writes about 19 KiB), on ordinary thread stacks.
 pub const SETUP_BYTES: usize = 32 * 1024;
 
+/// Bytes zeroed beyond [`OPERATION_BYTES`] and [`SETUP_BYTES`] where the
+/// AVX-512 IFMA kernels may run: the dual and eight-lane exponentiations
+/// keep frames of 25 to 30 KiB (their register windows and tables spill),
+/// so an operation on them writes about 40 KiB of stack and key generation
+/// about 45 KiB (`secret_scan_stack`, AMD EPYC Zen 4). Those operations
+/// need that stack whatever the scrub; it adds 8 KiB to it.
+pub const IFMA_EXTRA_BYTES: usize = 32 * 1024;
+
+/// Whether this process may run the IFMA kernels (then the scrubs zero
+/// [`IFMA_EXTRA_BYTES`] more).
+fn ifma_frames() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        crate::arch::x86_64::ifma_available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 /// Runs `f`, then zeroes the [`OPERATION_BYTES`] of stack below this call's
-/// frame, which held `f`'s frames. `f`'s result is returned in this call's
-/// frame, above the zeroed stretch. The caller's stack needs that much room
-/// to spare below it.
+/// frame (plus [`IFMA_EXTRA_BYTES`] where the IFMA kernels may run), which
+/// held `f`'s frames. `f`'s result is returned in this call's frame, above
+/// the zeroed stretch. The caller's stack needs that much room to spare
+/// below it.
 ///
 /// ```
 /// let sum = redc::scrub::scrubbed(|| {
@@ -47,15 +67,24 @@ pub const SETUP_BYTES: usize = 32 * 1024;
 #[inline(never)]
 pub fn scrubbed<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
-    zero_below::<{ OPERATION_BYTES / 8 }>();
+    if ifma_frames() {
+        zero_below::<{ (OPERATION_BYTES + IFMA_EXTRA_BYTES) / 8 }>();
+    } else {
+        zero_below::<{ OPERATION_BYTES / 8 }>();
+    }
     out
 }
 
-/// [`scrubbed`] for key setup: zeroes [`SETUP_BYTES`].
+/// [`scrubbed`] for key setup: zeroes [`SETUP_BYTES`] (plus
+/// [`IFMA_EXTRA_BYTES`] where the IFMA kernels may run).
 #[inline(never)]
 pub fn scrubbed_setup<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
-    zero_below::<{ SETUP_BYTES / 8 }>();
+    if ifma_frames() {
+        zero_below::<{ (SETUP_BYTES + IFMA_EXTRA_BYTES) / 8 }>();
+    } else {
+        zero_below::<{ SETUP_BYTES / 8 }>();
+    }
     out
 }
 
