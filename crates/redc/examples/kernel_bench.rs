@@ -486,7 +486,9 @@ mod bench {
     }
 
     /// `kernel_bench single`: ns per single-modulus product (public-exponent
-    /// work: verification, encryption, the fault check) at the RSA moduli,
+    /// work: verification, encryption, the fault check; the secret
+    /// exponentiations of primes wider than 40 digits) at the RSA moduli
+    /// (6144 and 8192 bits: the wide form),
     /// and per step, and per dedicated squaring; minimum of 101 short batches.
     fn single() {
         let mut rng = StdRng::seed_from_u64(11);
@@ -494,10 +496,10 @@ mod bench {
             "{:>5} {:>3} {:>10} {:>8} {:>10}",
             "bits", "d", "ns", "ns/step", "sqr ns"
         );
-        for bits in [2048u64, 3072, 4096] {
+        for bits in [2048u64, 3072, 4096, 6144, 8192] {
             let n = modulus(&mut rng, bits);
             let s = bits as usize / 64;
-            let md = portable52::Modulus52::with_digit_multiple(&limbs(&n, s), 8).unwrap();
+            let md = x86::ifma::single::modulus(&limbs(&n, s)).unwrap();
             let d = md.d;
             let a = portable52::to_digits(&limbs(&rng.gen_biguint_below(&n), s), d);
             let it = 2000;

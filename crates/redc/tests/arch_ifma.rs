@@ -636,8 +636,10 @@ fn dual_key_both_squarings_match_bigint() {
 }
 
 /// The single-modulus kernel (eight digits a register) against the portable
-/// twin, bit for bit, at every register count 1..=10 (d = 8..80 digits), on
-/// edge and random operands below 2m, and in feedback chains.
+/// twin, bit for bit, at every register count 1..=10 (d = 8..80 digits) and
+/// the wide form's 16 and 20 (d = 128 and 160), each at the top and bottom
+/// of the sizes it serves, on edge and random operands below 2m, and in
+/// feedback chains.
 #[cfg(feature = "probes")]
 #[test]
 fn ifma_single_matches_portable_every_size() {
@@ -645,14 +647,17 @@ fn ifma_single_matches_portable_every_size() {
         return;
     }
     let mut rng = StdRng::seed_from_u64(23);
-    for nr in 1..=10u64 {
-        for bits in [416 * nr - 2, 416 * nr - 60, 416 * (nr - 1) + 3] {
+    // (register count, the largest count below it that the kernel serves)
+    let counts = (1..=10u64).map(|nr| (nr, nr - 1)).chain([(16, 10), (20, 16)]);
+    for (nr, below) in counts {
+        for bits in [416 * nr - 2, 416 * nr - 60, 416 * below + 3] {
             if bits < 8 {
                 continue;
             }
             for m in moduli(&mut rng, bits) {
                 let s = (bits as usize).div_ceil(64);
-                let md = Modulus52::with_digit_multiple(&limbs(&m, s), 8).unwrap();
+                let md = x86::ifma::single::modulus(&limbs(&m, s)).unwrap();
+                assert_eq!(md.d as u64, 8 * nr, "{bits} bits");
                 let d = md.d;
                 let ops = amm_inputs(&mut rng, &m, 2);
                 for a in &ops {
@@ -711,7 +716,9 @@ fn ifma_single_pow_public_matches_bigint() {
         return;
     }
     let mut rng = StdRng::seed_from_u64(29);
-    for bits in [512u64, 1024, 2047, 2048, 3072, 4096, 4158] {
+    for bits in [
+        512u64, 1024, 2047, 2048, 3072, 4096, 4158, 4159, 6144, 6654, 6655, 8192, 8318,
+    ] {
         let n = modulus_of_bits(&mut rng, bits);
         let s = (bits as usize).div_ceil(64);
         let key = x86::SingleKey::new(&limbs(&n, s)).unwrap();
@@ -730,15 +737,16 @@ fn ifma_single_pow_public_matches_bigint() {
             }
         }
     }
-    // Above 80 digits there is no single-kernel form.
-    let n = modulus_of_bits(&mut rng, 4200);
-    assert!(x86::SingleKey::new(&limbs(&n, 66)).is_none());
+    // Above 160 digits (8318 bits) there is no single-kernel form.
+    let n = modulus_of_bits(&mut rng, 8319);
+    assert!(x86::SingleKey::new(&limbs(&n, 130)).is_none());
 }
 
 /// Secret-exponent exponentiation on the single kernel (the CRT primes too
 /// wide for the dual kernel: RSA-6144's and RSA-8192's) against num-bigint,
 /// at the largest size of every register count 1..=10, the sizes either
-/// side of the dual kernel's end (2078 bits) and of the RSA primes, with
+/// side of the dual kernel's end (2078 bits) and of the RSA primes, the
+/// wide form's register counts (16 and 20) at their ends, with
 /// edge moduli, edge bases, and exponents of the modulus's limb count whose
 /// windows are all zero, all ones, one, and random.
 #[test]
@@ -750,6 +758,8 @@ fn ifma_single_pow_secret_matches_bigint() {
     // 8 NR digits hold moduli up to 416 NR - 2 bits (4m < R).
     let mut sizes: Vec<u64> = (1..=10u64).map(|nr| 416 * nr - 2).collect();
     sizes.extend([2078, 2079, 3071, 3072, 4095, 4096]);
+    // The wide form: 16 registers from 4159 bits, 20 from 6655 to 8318.
+    sizes.extend([4159, 6654, 6655, 8192, 8318]);
     for bits in sizes {
         let s = bits.div_ceil(64) as usize;
         for n in moduli(&mut rng, bits) {

@@ -54,7 +54,7 @@ pub struct MontEngine {
     ifma: Option<crate::arch::x86_64::Ifma52Modulus>,
     /// The single-modulus IFMA tables: for public-exponent work, built at
     /// first use; for the secret exponentiations of a modulus too wide for
-    /// the dual kernel (41 to 80 digits), built with the engine
+    /// the dual kernel (41 to 160 digits), built with the engine
     /// (`with_ifma`). Engines without IFMA, portable or ADX by request,
     /// hold None from the start.
     #[cfg(target_arch = "x86_64")]
@@ -294,7 +294,7 @@ impl MontEngine {
 
     /// Add the IFMA exponentiation where this CPU has IFMA and the modulus
     /// fits it: the dual kernel's radix-2^52 form up to 40 digits (2078
-    /// bits), else the single-modulus kernel's tables up to 80 (4158 bits),
+    /// bits), else the single-modulus kernel's tables up to 160 (8318 bits),
     /// built now, as the secret exponentiations of a CRT prime that wide run
     /// on them. False, and the engine unchanged, where neither fits.
     #[cfg(target_arch = "x86_64")]

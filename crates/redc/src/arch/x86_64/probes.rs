@@ -192,10 +192,10 @@ pub fn sqr52_single(n: &[u64], a: &[u64], iters: usize) -> Option<Vec<u64>> {
 /// `iters` products by `b` (Some) or dedicated squarings (None), each
 /// output fed back as the a operand: [`amm52_single`], [`sqr52_single`].
 fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<Vec<u64>> {
-    let md = Modulus52::with_digit_multiple(n, 8)?;
+    let md = ifma::single::modulus(n)?;
     let (d, nr) = (md.d, md.d / 8);
     let ifma = cpu::ifma()?;
-    if nr == 0 || nr > ifma::single::MAX_NR || iters == 0 {
+    if iters == 0 {
         return None;
     }
     if [Some(a), b]
@@ -205,22 +205,35 @@ fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<V
     {
         return None;
     }
-    Some(with_nr!(nr, NR => {
-        let m = ifma::single::SingleMod::<NR>::new(&md);
-        let mut x = ifma::single::Digits::<NR>::from_slice(a);
-        let b = b.map(ifma::single::Digits::<NR>::from_slice);
-        let mut y = ifma::single::Digits::<NR>::ZERO;
-        let mut scratch = ifma::single::AScratch::<NR>::ZERO;
-        for _ in 0..iters {
-            match &b {
-                Some(b) => ifma.single_amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
-                None => ifma.single_sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
-            }
-            x = y;
+    Some(match nr {
+        16 => single_chain::<16>(ifma, &md, a, b, iters),
+        20 => single_chain::<20>(ifma, &md, a, b, iters),
+        nr => with_nr!(nr, NR => single_chain::<NR>(ifma, &md, a, b, iters)),
+    })
+}
+
+/// [`single_run`] at a fixed register count.
+fn single_chain<const NR: usize>(
+    ifma: cpu::Ifma,
+    md: &Modulus52,
+    a: &[u64],
+    b: Option<&[u64]>,
+    iters: usize,
+) -> Vec<u64> {
+    let m = ifma::single::SingleMod::<NR>::boxed(md);
+    let mut x = ifma::single::Digits::<NR>::from_slice(a);
+    let b = b.map(ifma::single::Digits::<NR>::from_slice);
+    let mut y = ifma::single::Digits::<NR>::ZERO;
+    let mut scratch = ifma::single::AScratch::<NR>::ZERO;
+    for _ in 0..iters {
+        match &b {
+            Some(b) => ifma.single_amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
+            None => ifma.single_sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
         }
-        scratch.zeroize();
-        x.to_vec(d)
-    }))
+        x = y;
+    }
+    scratch.zeroize();
+    x.to_vec(md.d)
 }
 
 /// One eight-lane almost-Montgomery product (`ifma::mb8::amm`) per lane on

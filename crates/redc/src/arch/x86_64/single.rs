@@ -2,7 +2,8 @@
 //! ([`super::ifma::single`]), eight digits a register: public-exponent work
 //! on a public modulus (verification), built once per public key, and
 //! secret-exponent work on a CRT prime too wide for the dual kernel (41 to
-//! 80 digits: RSA-6144's and RSA-8192's primes), built once per private key.
+//! 160 digits: RSA-6144's, RSA-8192's and RSA-16384's primes), built once
+//! per private key.
 //! The modulus's value may be secret: the setup is constant time in it,
 //! `Debug` prints nothing of it, and its tables are wiped on drop.
 
@@ -13,9 +14,10 @@ use crate::arch::portable52::{self, Modulus52};
 use super::cpu::Ifma;
 use super::*;
 
-/// A PUBLIC modulus prepared for the single-modulus IFMA kernel
-/// ([`ifma::single`]: eight digits a register, up to 80 digits, i.e. moduli up
-/// to 4158 bits): public-exponent work on it (verification, encryption).
+/// A modulus prepared for the single-modulus IFMA kernel ([`ifma::single`]:
+/// eight digits a register, up to 160 digits, i.e. moduli up to 8318 bits):
+/// public-exponent work on a public modulus (verification, encryption), and
+/// secret-exponent work on a CRT prime too wide for the dual kernel.
 pub struct SingleKey {
     tables: Box<dyn SingleTables>,
 }
@@ -31,8 +33,12 @@ trait SingleTables: Send + Sync {
     fn pow_secret(&self, base: &[u64], exp: &[u64]) -> Vec<u64>;
 }
 
+/// The kernel's tables sit in a box of their own, so that this struct (8-byte
+/// aligned, a whole number of words) has no padding in the key's box: a
+/// padding byte would carry whatever the stack held into the heap, past the
+/// wipe.
 struct Single<const NR: usize> {
-    m: ifma::single::SingleMod<NR>,
+    m: Box<ifma::single::SingleMod<NR>>,
     md: Modulus52,
     /// The token for the single-modulus kernels: the tables exist only where it did.
     ifma: Ifma,
@@ -75,20 +81,28 @@ impl<const NR: usize> SingleTables for Single<NR> {
 
 impl SingleKey {
     /// The single-modulus tables of an odd `n >= 3` (little-endian limbs;
-    /// public or secret), or None without IFMA or above 80 digits. Time
-    /// depends on n's size only.
+    /// public or secret), or None without IFMA or above 160 digits (8318
+    /// bits). Time depends on n's size only.
     pub fn new(n: &[u64]) -> Option<SingleKey> {
         let ifma = cpu::ifma()?;
-        let md = Modulus52::with_digit_multiple(n, 8)?;
-        let nr = md.d / 8;
-        if nr == 0 || nr > ifma::single::MAX_NR {
-            return None;
-        }
-        let tables: Box<dyn SingleTables> = with_nr!(nr, NR => Box::new(Single::<NR> {
-            m: ifma::single::SingleMod::new(&md),
-            md,
-            ifma,
-        }));
+        let md = ifma::single::modulus(n)?;
+        let tables: Box<dyn SingleTables> = match md.d / 8 {
+            16 => Box::new(Single::<16> {
+                m: ifma::single::SingleMod::boxed(&md),
+                md,
+                ifma,
+            }),
+            20 => Box::new(Single::<20> {
+                m: ifma::single::SingleMod::boxed(&md),
+                md,
+                ifma,
+            }),
+            nr => with_nr!(nr, NR => Box::new(Single::<NR> {
+                m: ifma::single::SingleMod::boxed(&md),
+                md,
+                ifma,
+            })),
+        };
         Some(SingleKey { tables })
     }
 

@@ -37,7 +37,8 @@
 //! - `pow`: the dual fixed-window and public-exponent exponentiations;
 //! - `opaque`: empty-asm barriers shared by the dual, single and eight-lane
 //!   kernels;
-//! - [`single`]: one public modulus, eight digits a register;
+//! - [`single`]: one modulus, eight digits a register (public-exponent
+//!   work, and the secret exponentiations of primes wider than 40 digits);
 //! - [`mb8`]: eight independent products, one per lane.
 //!
 //! Every function here that is compiled with `target_feature` needs the

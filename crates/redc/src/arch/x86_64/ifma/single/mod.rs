@@ -1,13 +1,16 @@
 //! Radix-2^52 almost-Montgomery multiplication for ONE modulus on AVX-512
-//! IFMA, eight digits per 512-bit register, and the public-exponent
-//! exponentiation built on it (RSA verification and encryption: the modulus
-//! and the exponent are public, the base may be secret).
+//! IFMA, eight digits per 512-bit register, and the exponentiations built on
+//! it: to a public exponent (RSA verification and encryption: the modulus
+//! and the exponent are public, the base may be secret) and, in `window`,
+//! to a secret one (CRT primes too wide for the dual kernel).
 //!
 //! The dual kernel ([`super`]) spends half its lanes on a second
 //! modulus; for a single modulus it would run both halves equal, doing every
 //! product twice and holding at most 40 digits. Here lane k of register r is
 //! digit 8r + k of the one operand: half the IFMAs of the dual kernel at the
-//! same size, and up to 80 digits (10 registers: 4096-bit moduli).
+//! same size, and up to 80 digits (10 registers: 4096-bit moduli) in the
+//! register window described below; `wide` reorders the same product for
+//! 16 and 20 registers (up to 160 digits: 8192-bit moduli).
 //!
 //! Papers: Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High
 //! Speed Implementation of Modular Exponentiation in ASIC" (002), Algorithm 1
@@ -89,9 +92,9 @@
 //! Secrets: the base and every intermediate (the fault check and blinding
 //! exponentiate secret values to the public exponent). In `pow_public` the
 //! modulus and the exponent are public: the exponent's bits choose products
-//! (binary method). [`window`] exponentiates to a secret exponent modulo a
+//! (binary method). `window` exponentiates to a secret exponent modulo a
 //! secret prime (CRT primes wider than the dual kernel's 40 digits): the
-//! kernel and the tables' setup ([`SingleMod::new`]) touch the modulus's
+//! kernel and the tables' setup ([`SingleMod::boxed`]) touch the modulus's
 //! digits at fixed positions only, and [`SingleMod`] wipes them on drop.
 
 // Register arrays indexed by a constant-bound counter unroll into registers.
@@ -106,7 +109,8 @@ use crate::arch::x86_64::cpu::Ifma;
 
 mod window;
 
-/// The largest register count: d <= 80 digits (moduli up to 4158 bits).
+/// The largest register count of the register-window form: d <= 80 digits
+/// (moduli up to 4158 bits). Wider moduli take [`WIDE_NR`]'s counts.
 pub const MAX_NR: usize = 10;
 
 /// Up to this register count [`amm_with`] runs its groups written out, not
@@ -127,6 +131,20 @@ const SQR_MAX_NR: usize = STRAIGHT_MAX_NR;
 
 /// Window slots: NR + 1 accumulator registers (one spare keeps the slide in bounds).
 const W: usize = MAX_NR + 2;
+
+/// The radix-2^52 form of an odd `n >= 3` (public or secret) for these
+/// kernels: d = 8 NR digits, NR the least register count with 4n < R among
+/// 1..=`MAX_NR` and [`WIDE_NR`]; None above the widest (8318 bits). Time
+/// depends on n's size only.
+pub fn modulus(n: &[u64]) -> Option<Modulus52> {
+    let md = Modulus52::with_digit_multiple(n, 8)?;
+    let nr = md.d / 8;
+    if nr <= MAX_NR {
+        return Some(md);
+    }
+    let wide = WIDE_NR.iter().find(|&&w| w >= nr)?;
+    Modulus52::with_digit_multiple(n, 8 * wide)
+}
 
 /// An operand: register r, lane k = digit 8r + k.
 #[repr(C, align(64))]
@@ -170,25 +188,20 @@ pub struct Shifted<const NR: usize> {
 }
 
 impl<const NR: usize> Shifted<NR> {
-    /// The shifted copies of the modulus, with scalar code (positions only:
-    /// constant time in the value).
-    fn new(x: &Digits<NR>) -> Self {
-        let mut out = Shifted {
-            v: [[[0; 8]; NR]; 9],
-            top: [[0; 8]; 9],
-        };
+    /// Fill zeroed rows with the shifted copies of the modulus `x`, in
+    /// place, with scalar code (positions only: constant time in the value).
+    fn fill(&mut self, x: &Digits<NR>) {
         for s in 0..9 {
             for j in 0..8 * NR {
                 let pos = j + s;
                 let val = x.0[j / 8][j % 8];
                 if pos / 8 < NR {
-                    out.v[s][pos / 8][pos % 8] = val;
+                    self.v[s][pos / 8][pos % 8] = val;
                 } else {
-                    out.top[s][pos % 8] = val;
+                    self.top[s][pos % 8] = val;
                 }
             }
         }
-        out
     }
 
     #[inline(always)]
@@ -245,13 +258,21 @@ impl<const NR: usize> ShiftedA<'_, NR> {
 }
 
 /// A modulus in the kernel's form: digits, shifted copies, k0, R^2. Its
-/// value may be secret (a CRT prime): wiped on drop.
+/// value may be secret (a CRT prime): wiped on drop. Every field is a
+/// whole number of 64-byte rows (k0 fills one), so the struct has no
+/// padding: no byte of it escapes the wipe, whatever a copy into it
+/// brought along.
 pub struct SingleMod<const NR: usize> {
     n: Digits<NR>,
     nsh: Shifted<NR>,
-    k0: u64,
+    /// k0 = -n^-1 mod 2^52 in lane 0 (the rest zero).
+    k0: [u64; 8],
     rr: Digits<NR>,
 }
+
+// No padding: n, nsh (nine shifts of NR + 1 rows), k0 and rr are all the bytes.
+const _: () = assert!(size_of::<SingleMod<10>>() == 64 * (10 + 9 * 11 + 1 + 10));
+const _: () = assert!(size_of::<SingleMod<20>>() == 64 * (20 + 9 * 21 + 1 + 20));
 
 impl<const NR: usize> Drop for SingleMod<NR> {
     fn drop(&mut self) {
@@ -264,16 +285,24 @@ impl<const NR: usize> Drop for SingleMod<NR> {
 }
 
 impl<const NR: usize> SingleMod<NR> {
-    /// From a prepared modulus of exactly d = 8 NR digits.
-    pub fn new(m: &Modulus52) -> Self {
-        assert!(m.d == 8 * NR && NR <= MAX_NR);
-        let n = Digits::from_slice(&m.m);
-        SingleMod {
-            nsh: Shifted::new(&n),
-            n,
-            k0: m.k0,
-            rr: Digits::from_slice(&m.rr),
+    /// From a prepared modulus of exactly d = 8 NR digits, NR up to
+    /// `MAX_NR` or one of [`WIDE_NR`]: built in place on the heap (up to 15
+    /// KiB at 20 registers), with no copy of the (possibly secret) modulus
+    /// on the stack.
+    pub fn boxed(m: &Modulus52) -> Box<Self> {
+        assert!(m.d == 8 * NR && (NR <= MAX_NR || WIDE_NR.contains(&NR)));
+        assert!(m.m.len() == m.d && m.rr.len() == m.d);
+        // SAFETY: every field is an array of u64, for which all-zero bytes
+        // are a valid value.
+        let mut b: Box<Self> = unsafe { Box::<Self>::new_zeroed().assume_init() };
+        let SingleMod { n, nsh, k0, rr } = &mut *b;
+        for j in 0..m.d {
+            n.0[j / 8][j % 8] = m.m[j];
+            rr.0[j / 8][j % 8] = m.rr[j];
         }
+        nsh.fill(n);
+        k0[0] = m.k0;
+        b
     }
 }
 
@@ -285,6 +314,11 @@ macro_rules! bcast {
         _mm512_set1_epi64(v as i64)
     }};
 }
+
+// After `bcast!`, which it uses.
+mod wide;
+
+pub use wide::WIDE_NR;
 
 /// The state of one product (see the module documentation).
 struct State {
@@ -437,7 +471,11 @@ fn amm_with<const NR: usize>(
     m: &SingleMod<NR>,
     scratch: &mut AScratch<NR>,
 ) {
-    amm_any::<NR, false>(out, a, b, m, scratch);
+    if NR > MAX_NR {
+        wide::amm::<NR>(out, a, b, m, scratch);
+    } else {
+        amm_any::<NR, false>(out, a, b, m, scratch);
+    }
 }
 
 /// `out = amm(a, a)` by the dedicated squaring (module documentation), with
@@ -452,25 +490,17 @@ fn sqr_with<const NR: usize>(
     m: &SingleMod<NR>,
     scratch: &mut AScratch<NR>,
 ) {
-    amm_any::<NR, true>(out, a, a, m, scratch);
+    if NR > MAX_NR {
+        wide::amm::<NR>(out, a, a, m, scratch);
+    } else {
+        amm_any::<NR, true>(out, a, a, m, scratch);
+    }
 }
 
-/// The product (`SQR` false) or the dedicated squaring (`SQR` true, `b` =
-/// `a`).
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn amm_any<const NR: usize, const SQR: bool>(
-    out: &mut Digits<NR>,
-    a: &Digits<NR>,
-    b: &Digits<NR>,
-    m: &SingleMod<NR>,
-    scratch: &mut AScratch<NR>,
-) {
-    assert!(NR <= MAX_NR);
-    // Each step's N part issued after the next step's chain, where the
-    // groups are written out (module documentation, "Schedule").
-    let late = NR <= STRAIGHT_MAX_NR;
+/// The rows of `a` shifted up by 1..=7 digits into `scratch` (`ShiftedA`).
+#[target_feature(enable = "avx512f")]
+fn fill_rows<const NR: usize>(a: &Digits<NR>, scratch: &mut AScratch<NR>) {
     let zero = _mm512_setzero_si512();
-    let bias = _mm512_set1_epi64(MASK as i64);
     let mut prev = zero;
     for r in 0..=NR {
         let cur = if r < NR { ld!(&a.0[r]) } else { zero };
@@ -495,13 +525,32 @@ fn amm_any<const NR: usize, const SQR: bool>(
         }
         prev = cur;
     }
+}
+
+/// The product (`SQR` false) or the dedicated squaring (`SQR` true, `b` =
+/// `a`).
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn amm_any<const NR: usize, const SQR: bool>(
+    out: &mut Digits<NR>,
+    a: &Digits<NR>,
+    b: &Digits<NR>,
+    m: &SingleMod<NR>,
+    scratch: &mut AScratch<NR>,
+) {
+    assert!(NR <= MAX_NR);
+    // Each step's N part issued after the next step's chain, where the
+    // groups are written out (module documentation, "Schedule").
+    let late = NR <= STRAIGHT_MAX_NR;
+    let zero = _mm512_setzero_si512();
+    let bias = _mm512_set1_epi64(MASK as i64);
+    fill_rows(a, scratch);
     let ash = ShiftedA { rows: scratch, a };
     let mut st = State {
         wa: [zero; W],
         wn: [bias; W],
         a0: bcast!(a, 0),
         x: zero,
-        k0: _mm512_set1_epi64(m.k0 as i64),
+        k0: _mm512_set1_epi64(m.k0[0] as i64),
         n0: bcast!(m.n, 0),
         n1: bcast!(m.n, 1),
         n2: bcast!(m.n, 2),

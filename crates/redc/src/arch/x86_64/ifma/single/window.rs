@@ -67,6 +67,25 @@ fn square<const NR: usize>(
     }
 }
 
+/// The exponentiation's working values, kept on the heap (up to 14 KiB at
+/// 20 registers) rather than on the stack, whose scrub after a private
+/// operation covers a fixed 16 KiB. Wiped at the end of every run.
+struct Work<const NR: usize> {
+    scratch: AScratch<NR>,
+    x: Digits<NR>,
+    y: Digits<NR>,
+    g: Digits<NR>,
+    one: Digits<NR>,
+}
+
+impl<const NR: usize> Work<NR> {
+    fn boxed() -> Box<Self> {
+        // SAFETY: every field is an array of u64, for which all-zero bytes
+        // are a valid value.
+        unsafe { Box::<Self>::new_zeroed().assume_init() }
+    }
+}
+
 /// `base^exp mod m`, out of the Montgomery domain but not yet fully
 /// reduced (at most m), for a SECRET `exp` of public limb count and a
 /// `base` below m (secret), by fixed `WINDOW`-bit windows.
@@ -75,47 +94,50 @@ fn square<const NR: usize>(
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn pow_secret<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]) -> Digits<NR> {
-    let mut scratch = AScratch::ZERO;
-    let mut one = Digits::<NR>::ZERO;
+    let mut work = Work::<NR>::boxed();
+    let Work {
+        scratch,
+        x,
+        y,
+        g,
+        one,
+    } = &mut *work;
     one.0[0][0] = 1;
     // table[k] = base^k R (below 2m): table[0] = R mod m, table[1] = base R.
     let mut table = vec![Digits::<NR>::ZERO; 1 << WINDOW];
-    let mut x = Digits::<NR>::ZERO;
-    amm_with(&mut x, &m.rr, &one, m, &mut scratch);
-    table[0] = x;
-    amm_with(&mut x, base, &m.rr, m, &mut scratch);
-    table[1] = x;
+    amm_with(&mut table[0], &m.rr, one, m, scratch);
+    amm_with(&mut table[1], base, &m.rr, m, scratch);
     for k in 2..(1 << WINDOW) {
+        let (done, rest) = table.split_at_mut(k);
         if k % 2 == 0 {
-            square(&mut x, &table[k / 2], m, &mut scratch);
+            square(&mut rest[0], &done[k / 2], m, scratch);
         } else {
-            amm_with(&mut x, &table[k - 1], &table[1], m, &mut scratch);
+            amm_with(&mut rest[0], &done[k - 1], &done[1], m, scratch);
         }
-        table[k] = x;
     }
     let nw = portable52::windows_for_limbs(exp.len());
-    let mut y = Digits::<NR>::ZERO;
-    let mut g = Digits::<NR>::ZERO;
-    gather(&mut x, &table, portable52::window(exp, (nw - 1) * WINDOW) as u64);
+    gather(x, &table, portable52::window(exp, (nw - 1) * WINDOW) as u64);
     for w in (0..nw - 1).rev() {
         for _ in 0..WINDOW / 2 {
-            square(&mut y, &x, m, &mut scratch);
-            square(&mut x, &y, m, &mut scratch);
+            square(y, x, m, scratch);
+            square(x, y, m, scratch);
         }
         // WINDOW is odd: the last squaring lands in y.
-        square(&mut y, &x, m, &mut scratch);
-        gather(&mut g, &table, portable52::window(exp, w * WINDOW) as u64);
-        amm_with(&mut x, &y, &g, m, &mut scratch);
+        square(y, x, m, scratch);
+        gather(g, &table, portable52::window(exp, w * WINDOW) as u64);
+        amm_with(x, y, g, m, scratch);
     }
     // Out of the Montgomery domain: (x + Y m) / R <= m for any x < R.
-    amm_with(&mut y, &x, &one, m, &mut scratch);
+    amm_with(y, x, one, m, scratch);
+    let out = *y;
     for e in table.iter_mut() {
         e.zeroize();
     }
     x.zeroize();
+    y.zeroize();
     g.zeroize();
     scratch.zeroize();
-    y
+    out
 }
 
 // The window loop above takes an odd number of squarings per window.
