@@ -22,11 +22,10 @@
 //! operation inside the library and are not queued.) Nothing here
 //! branches on a secret.
 //!
-//! A batch of two or more runs on a helper thread: an async job runs on a
-//! small stack (32 KiB, `crypto/async/arch/async_posix.c`) that the
-//! eight-lane kernel's tables and scratch must not be trusted to fit. A
-//! batch of one runs where it is, as every private operation inside a job
-//! did before batching.
+//! Every batch, one operation included, runs on a helper thread: an async
+//! job runs on a small stack (32 KiB, `crypto/async/arch/async_posix.c`),
+//! and a private operation on the IFMA kernels writes about 40 KiB of
+//! stack (their frames), then zeroes 48 KiB below it (`redc::scrub`).
 
 use crate::keys::Key;
 use redc::rsa::raw_private_many;
@@ -134,9 +133,6 @@ fn run(work: &[Pending]) -> Vec<Output> {
         }
         out
     };
-    if work.len() == 1 {
-        return batch();
-    }
     std::thread::scope(|s| s.spawn(batch).join()).unwrap_or_else(|_| (0..work.len()).map(|_| None).collect())
 }
 

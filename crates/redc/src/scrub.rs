@@ -32,12 +32,15 @@ pub const OPERATION_BYTES: usize = 16 * 1024;
 /// writes about 19 KiB), on ordinary thread stacks.
 pub const SETUP_BYTES: usize = 32 * 1024;
 
-/// Bytes zeroed beyond [`OPERATION_BYTES`] and [`SETUP_BYTES`] where the
-/// AVX-512 IFMA kernels may run: the dual and eight-lane exponentiations
-/// keep frames of 25 to 30 KiB (their register windows and tables spill),
-/// so an operation on them writes about 40 KiB of stack and key generation
-/// about 45 KiB (`secret_scan_stack`, AMD EPYC Zen 4). Those operations
-/// need that stack whatever the scrub; it adds 8 KiB to it.
+/// Bytes zeroed beyond [`OPERATION_BYTES`] (after a private operation) and
+/// [`SETUP_BYTES`] (after key generation) where the AVX-512 IFMA kernels
+/// may run: the dual and eight-lane exponentiations keep frames of 25 to
+/// 30 KiB (their register windows and tables spill), and the stack scan
+/// found the primes' lanes down to 40 KiB below an operation and 44 KiB
+/// below key generation (`secret_scan_stack`, AMD EPYC Zen 4). Key setup
+/// (which OpenSSL may run inside an async job's 32 KiB fiber) keeps
+/// [`SETUP_BYTES`]; the provider runs its queued operations on a thread of
+/// their own.
 pub const IFMA_EXTRA_BYTES: usize = 32 * 1024;
 
 /// Whether this process may run the IFMA kernels (then the scrubs zero
@@ -75,10 +78,19 @@ pub fn scrubbed<R>(f: impl FnOnce() -> R) -> R {
     out
 }
 
-/// [`scrubbed`] for key setup: zeroes [`SETUP_BYTES`] (plus
-/// [`IFMA_EXTRA_BYTES`] where the IFMA kernels may run).
+/// [`scrubbed`] for key setup: zeroes [`SETUP_BYTES`].
 #[inline(never)]
 pub fn scrubbed_setup<R>(f: impl FnOnce() -> R) -> R {
+    let out = below(f);
+    zero_below::<{ SETUP_BYTES / 8 }>();
+    out
+}
+
+/// [`scrubbed_setup`] for key generation, whose private operations (the
+/// key's checks) run below its own frames: zeroes [`SETUP_BYTES`], plus
+/// [`IFMA_EXTRA_BYTES`] where the IFMA kernels may run.
+#[inline(never)]
+pub fn scrubbed_keygen<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
     if ifma_frames() {
         zero_below::<{ (SETUP_BYTES + IFMA_EXTRA_BYTES) / 8 }>();

@@ -89,7 +89,7 @@ pub fn generate_with_progress<R: CryptoRng + ?Sized>(
     if e & 1 == 0 || e < 3 {
         return Err(Error::InvalidExponent);
     }
-    crate::scrub::scrubbed_setup(|| generate_checked(bits, e, rng, progress))
+    crate::scrub::scrubbed_keygen(|| generate_checked(bits, e, rng, progress))
 }
 
 /// [`generate_with_progress`] for a checked size and exponent, inside the
