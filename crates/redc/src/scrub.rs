@@ -17,6 +17,7 @@
 //! and searches it for the key's secrets in every encoding.
 
 use core::hint::black_box;
+use core::sync::atomic::{AtomicBool, Ordering};
 
 /// Bytes of stack [`scrubbed`] zeroes after a private operation (one, or a
 /// batch's run on one thread): above the deepest stack an operation writes
@@ -43,15 +44,19 @@ pub const SETUP_BYTES: usize = 32 * 1024;
 /// their own.
 pub const IFMA_EXTRA_BYTES: usize = 32 * 1024;
 
-/// Whether this process may run the IFMA kernels (then the scrubs zero
-/// [`IFMA_EXTRA_BYTES`] more).
+/// Set by CPU detection once the IFMA kernels may run in this process;
+/// every IFMA kernel call is behind that detection, so the flag is up
+/// before any of their frames exists.
+static IFMA_FRAMES: AtomicBool = AtomicBool::new(false);
+
+/// Called by CPU detection (`arch::x86_64::cpu::ifma_available`) when the
+/// IFMA kernels may run: the scrubs then zero [`IFMA_EXTRA_BYTES`] more.
+pub(crate) fn note_ifma_frames() {
+    IFMA_FRAMES.store(true, Ordering::Relaxed);
+}
+
 fn ifma_frames() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        crate::arch::x86_64::ifma_available()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
+    IFMA_FRAMES.load(Ordering::Relaxed)
 }
 
 /// Runs `f`, then zeroes the [`OPERATION_BYTES`] of stack below this call's

@@ -109,7 +109,13 @@ token!(
 pub fn ifma_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        matches!(settings::request(), Request::Auto | Request::Ifma(_)) && Ifma::get().is_some()
+        let available =
+            matches!(settings::request(), Request::Auto | Request::Ifma(_)) && Ifma::get().is_some();
+        if available {
+            // Their frames are deeper: the stack scrubs widen (`crate::scrub`).
+            crate::scrub::note_ifma_frames();
+        }
+        available
     })
 }
 
