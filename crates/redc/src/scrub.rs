@@ -51,6 +51,7 @@ static IFMA_FRAMES: AtomicBool = AtomicBool::new(false);
 
 /// Called by CPU detection (`arch::x86_64::cpu::ifma_available`) when the
 /// IFMA kernels may run: the scrubs then zero [`IFMA_EXTRA_BYTES`] more.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn note_ifma_frames() {
     IFMA_FRAMES.store(true, Ordering::Relaxed);
 }
