@@ -45,6 +45,15 @@ struct Single<const NR: usize> {
 }
 
 impl<const NR: usize> Single<NR> {
+    /// The tables of `md` (8 NR digits) behind the trait.
+    fn boxed(md: Modulus52, ifma: Ifma) -> Box<dyn SingleTables> {
+        Box::new(Single::<NR> {
+            m: ifma::single::SingleMod::boxed(&md),
+            md,
+            ifma,
+        })
+    }
+
     /// `base` (below n) into the kernel's digits, `run` on them, and the
     /// result (at most n) fully reduced back into n's limbs; every copy of
     /// the (secret) values wiped.
@@ -86,22 +95,10 @@ impl SingleKey {
     pub fn new(n: &[u64]) -> Option<SingleKey> {
         let ifma = cpu::ifma()?;
         let md = ifma::single::modulus(n)?;
-        let tables: Box<dyn SingleTables> = match md.d / 8 {
-            16 => Box::new(Single::<16> {
-                m: ifma::single::SingleMod::boxed(&md),
-                md,
-                ifma,
-            }),
-            20 => Box::new(Single::<20> {
-                m: ifma::single::SingleMod::boxed(&md),
-                md,
-                ifma,
-            }),
-            nr => with_nr!(nr, NR => Box::new(Single::<NR> {
-                m: ifma::single::SingleMod::boxed(&md),
-                md,
-                ifma,
-            })),
+        let tables = match md.d / 8 {
+            16 => Single::<16>::boxed(md, ifma),
+            20 => Single::<20>::boxed(md, ifma),
+            nr => with_nr!(nr, NR => Single::<NR>::boxed(md, ifma)),
         };
         Some(SingleKey { tables })
     }
