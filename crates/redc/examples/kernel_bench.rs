@@ -488,15 +488,16 @@ mod bench {
     /// `kernel_bench single`: ns per single-modulus product (public-exponent
     /// work: verification, encryption, the fault check; the secret
     /// exponentiations of primes wider than 40 digits) at the RSA moduli
-    /// (6144 and 8192 bits: the wide form),
+    /// (6144, 8192 and 16384 bits: the wide form; its column gives the wide
+    /// form at every size),
     /// and per step, and per dedicated squaring; minimum of 101 short batches.
     fn single() {
         let mut rng = StdRng::seed_from_u64(11);
         println!(
-            "{:>5} {:>3} {:>10} {:>8} {:>10}",
-            "bits", "d", "ns", "ns/step", "sqr ns"
+            "{:>5} {:>3} {:>10} {:>8} {:>10} {:>10}",
+            "bits", "d", "ns", "ns/step", "sqr ns", "wide ns"
         );
-        for bits in [2048u64, 3072, 4096, 6144, 8192] {
+        for bits in [2048u64, 2432, 2880, 3072, 3584, 4096, 6144, 8192, 16384] {
             let n = modulus(&mut rng, bits);
             let s = bits as usize / 64;
             let md = x86::ifma::single::modulus(&limbs(&n, s)).unwrap();
@@ -509,13 +510,19 @@ mod bench {
             let sq = time(101, 1, |_| {
                 black_box(x86::sqr52_single(&limbs(&n, s), &a, it));
             }) / it as f64;
+            // The wide form's product at the same size (the form of 16
+            // registers and more, measured here against the register window).
+            let wide = time(101, 1, |_| {
+                black_box(x86::amm52_single_wide(&limbs(&n, s), &a, &a, it));
+            }) / it as f64;
             println!(
-                "{:>5} {:>3} {:>10.1} {:>8.2} {:>10.1}",
+                "{:>5} {:>3} {:>10.1} {:>8.2} {:>10.1} {:>10.1}",
                 bits,
                 d,
                 ns,
                 ns / d as f64,
-                sq
+                sq,
+                wide
             );
         }
     }

@@ -637,7 +637,7 @@ fn dual_key_both_squarings_match_bigint() {
 
 /// The single-modulus kernel (eight digits a register) against the portable
 /// twin, bit for bit, at every register count 1..=10 (d = 8..80 digits) and
-/// the wide form's 16 and 20 (d = 128 and 160), each at the top and bottom
+/// the wide form's 16, 20 and 40 (d = 128, 160 and 320), each at the top and bottom
 /// of the sizes it serves, on edge and random operands below 2m, and in
 /// feedback chains.
 #[cfg(feature = "probes")]
@@ -648,7 +648,9 @@ fn ifma_single_matches_portable_every_size() {
     }
     let mut rng = StdRng::seed_from_u64(23);
     // (register count, the largest count below it that the kernel serves)
-    let counts = (1..=10u64).map(|nr| (nr, nr - 1)).chain([(16, 10), (20, 16)]);
+    let counts = (1..=10u64)
+        .map(|nr| (nr, nr - 1))
+        .chain([(16, 10), (20, 16), (40, 20)]);
     for (nr, below) in counts {
         for bits in [416 * nr - 2, 416 * nr - 60, 416 * below + 3] {
             if bits < 8 {
@@ -667,6 +669,9 @@ fn ifma_single_matches_portable_every_size() {
                         portable52::amm_mul(&mut want, &da, &db, &md.m, md.k0);
                         let got = x86::amm52_single(&limbs(&m, s), &da, &db, 1).unwrap();
                         assert_eq!(got, want, "single amm, {bits} bits");
+                        // The wide form's product at this register count too.
+                        let wide = x86::amm52_single_wide(&limbs(&m, s), &da, &db, 1);
+                        assert_eq!(wide, (nr >= 2).then_some(want), "wide amm, {bits} bits");
                     }
                     // The dedicated squaring, bit for bit the product a a.
                     let da = to_digits(a, d);
@@ -717,7 +722,8 @@ fn ifma_single_pow_public_matches_bigint() {
     }
     let mut rng = StdRng::seed_from_u64(29);
     for bits in [
-        512u64, 1024, 2047, 2048, 3072, 4096, 4158, 4159, 6144, 6654, 6655, 8192, 8318,
+        512u64, 1024, 2047, 2048, 3072, 4096, 4158, 4159, 6144, 6654, 6655, 8192, 8318, 8319, 15360, 16384,
+        16638,
     ] {
         let n = modulus_of_bits(&mut rng, bits);
         let s = (bits as usize).div_ceil(64);
@@ -737,9 +743,9 @@ fn ifma_single_pow_public_matches_bigint() {
             }
         }
     }
-    // Above 160 digits (8318 bits) there is no single-kernel form.
-    let n = modulus_of_bits(&mut rng, 8319);
-    assert!(x86::SingleKey::new(&limbs(&n, 130)).is_none());
+    // Above 320 digits (16638 bits) there is no single-kernel form.
+    let n = modulus_of_bits(&mut rng, 16639);
+    assert!(x86::SingleKey::new(&limbs(&n, 260)).is_none());
 }
 
 /// Secret-exponent exponentiation on the single kernel (the CRT primes too
@@ -779,6 +785,18 @@ fn ifma_single_pow_secret_matches_bigint() {
                 }
             }
         }
+    }
+    // 40 registers (moduli of 8319 to 16638 bits: no RSA prime, but a
+    // secret exponent of a modulus that wide reaches them): one random
+    // exponent and base at each end, as num-bigint's modpow takes seconds there.
+    for bits in [8319u64, 16638] {
+        let s = bits.div_ceil(64) as usize;
+        let n = modulus_of_bits(&mut rng, bits);
+        let key = x86::SingleKey::new(&limbs(&n, s)).unwrap();
+        let e: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+        let base = rng.gen_biguint_below(&n);
+        let got = key.pow_secret(&limbs(&base, s), &e);
+        assert_eq!(got, limbs(&base.modpow(&big(&e), &n), s), "{bits} bits");
     }
 }
 

@@ -189,13 +189,26 @@ pub fn sqr52_single(n: &[u64], a: &[u64], iters: usize) -> Option<Vec<u64>> {
     single_run(n, a, None, iters)
 }
 
+/// [`amm52_single`] by the wide form (`ifma::single::wide`) at the
+/// modulus's register count, also where the register window serves it
+/// (from 2 registers): for the differential test and the benchmark that
+/// choose the register counts each form serves. Same inputs and None cases.
+pub fn amm52_single_wide(n: &[u64], a: &[u64], b: &[u64], iters: usize) -> Option<Vec<u64>> {
+    single_run_as(n, a, Some(b), iters, true)
+}
+
 /// `iters` products by `b` (Some) or dedicated squarings (None), each
 /// output fed back as the a operand: [`amm52_single`], [`sqr52_single`].
 fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<Vec<u64>> {
+    single_run_as(n, a, b, iters, false)
+}
+
+/// [`single_run`], by the wide form's product where `wide` holds.
+fn single_run_as(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize, wide: bool) -> Option<Vec<u64>> {
     let md = ifma::single::modulus(n)?;
     let (d, nr) = (md.d, md.d / 8);
     let ifma = cpu::ifma()?;
-    if iters == 0 {
+    if iters == 0 || (wide && (b.is_none() || nr < 2)) {
         return None;
     }
     if [Some(a), b]
@@ -206,9 +219,10 @@ fn single_run(n: &[u64], a: &[u64], b: Option<&[u64]>, iters: usize) -> Option<V
         return None;
     }
     Some(match nr {
-        16 => single_chain::<16>(ifma, &md, a, b, iters),
-        20 => single_chain::<20>(ifma, &md, a, b, iters),
-        nr => with_nr!(nr, NR => single_chain::<NR>(ifma, &md, a, b, iters)),
+        16 => single_chain::<16>(ifma, &md, a, b, iters, wide),
+        20 => single_chain::<20>(ifma, &md, a, b, iters, wide),
+        40 => single_chain::<40>(ifma, &md, a, b, iters, wide),
+        nr => with_nr!(nr, NR => single_chain::<NR>(ifma, &md, a, b, iters, wide)),
     })
 }
 
@@ -219,6 +233,7 @@ fn single_chain<const NR: usize>(
     a: &[u64],
     b: Option<&[u64]>,
     iters: usize,
+    wide: bool,
 ) -> Vec<u64> {
     let m = ifma::single::SingleMod::<NR>::boxed(md);
     let mut x = ifma::single::Digits::<NR>::from_slice(a);
@@ -227,6 +242,7 @@ fn single_chain<const NR: usize>(
     let mut scratch = ifma::single::AScratch::<NR>::ZERO;
     for _ in 0..iters {
         match &b {
+            Some(b) if wide => ifma.single_amm_wide_with::<NR>(&mut y, &x, b, &m, &mut scratch),
             Some(b) => ifma.single_amm_with::<NR>(&mut y, &x, b, &m, &mut scratch),
             None => ifma.single_sqr_with::<NR>(&mut y, &x, &m, &mut scratch),
         }

@@ -15,7 +15,7 @@ use super::cpu::Ifma;
 use super::*;
 
 /// A modulus prepared for the single-modulus IFMA kernel ([`ifma::single`]:
-/// eight digits a register, up to 160 digits, i.e. moduli up to 8318 bits):
+/// eight digits a register, up to 320 digits, i.e. moduli up to 16638 bits):
 /// public-exponent work on a public modulus (verification, encryption), and
 /// secret-exponent work on a CRT prime too wide for the dual kernel.
 pub struct SingleKey {
@@ -90,7 +90,7 @@ impl<const NR: usize> SingleTables for Single<NR> {
 
 impl SingleKey {
     /// The single-modulus tables of an odd `n >= 3` (little-endian limbs;
-    /// public or secret), or None without IFMA or above 160 digits (8318
+    /// public or secret), or None without IFMA or above 320 digits (16638
     /// bits). Time depends on n's size only.
     pub fn new(n: &[u64]) -> Option<SingleKey> {
         let ifma = cpu::ifma()?;
@@ -98,6 +98,7 @@ impl SingleKey {
         let tables = match md.d / 8 {
             16 => Single::<16>::boxed(md, ifma),
             20 => Single::<20>::boxed(md, ifma),
+            40 => Single::<40>::boxed(md, ifma),
             nr => with_nr!(nr, NR => Single::<NR>::boxed(md, ifma)),
         };
         Some(SingleKey { tables })

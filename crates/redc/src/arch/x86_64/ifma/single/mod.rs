@@ -8,9 +8,10 @@
 //! modulus; for a single modulus it would run both halves equal, doing every
 //! product twice and holding at most 40 digits. Here lane k of register r is
 //! digit 8r + k of the one operand: half the IFMAs of the dual kernel at the
-//! same size, and up to 80 digits (10 registers: 4096-bit moduli) in the
-//! register window described below; `wide` reorders the same product for
-//! 16 and 20 registers (up to 160 digits: 8192-bit moduli).
+//! same size. Register counts 1..=10 (up to 80 digits: 4096-bit moduli),
+//! then 16, 20 and 40 (up to 320 digits: 16384-bit moduli); the register
+//! window described below runs up to 6 registers, and `wide` reorders the
+//! same product for 7 registers and more (`WIDE_FROM_NR`).
 //!
 //! Papers: Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High
 //! Speed Implementation of Modular Exponentiation in ASIC" (002), Algorithm 1
@@ -129,12 +130,21 @@ const STRAIGHT_MAX_NR: usize = 6;
 /// squaring up to 6 registers").
 const SQR_MAX_NR: usize = STRAIGHT_MAX_NR;
 
+/// From this register count on, the product (and the square) runs the wide
+/// form's schedule ([`wide`]: the quotient chain first, then each register
+/// held across its group's eight steps) rather than the register window,
+/// which spills there; the wide form measured faster from 7 registers
+/// (moduli from 2495 bits: RSA-3072 and -4096 verification, RSA-6144's and
+/// RSA-8192's primes) and slower at 6 (docs/PERFORMANCE.md, "IFMA
+/// single-modulus kernel: the wide form from 7 registers").
+const WIDE_FROM_NR: usize = 7;
+
 /// Window slots: NR + 1 accumulator registers (one spare keeps the slide in bounds).
 const W: usize = MAX_NR + 2;
 
 /// The radix-2^52 form of an odd `n >= 3` (public or secret) for these
 /// kernels: d = 8 NR digits, NR the least register count with 4n < R among
-/// 1..=`MAX_NR` and [`WIDE_NR`]; None above the widest (8318 bits). Time
+/// 1..=`MAX_NR` and [`WIDE_NR`]; None above the widest (16638 bits). Time
 /// depends on n's size only.
 pub fn modulus(n: &[u64]) -> Option<Modulus52> {
     let md = Modulus52::with_digit_multiple(n, 8)?;
@@ -273,6 +283,7 @@ pub struct SingleMod<const NR: usize> {
 // No padding: n, nsh (nine shifts of NR + 1 rows), k0 and rr are all the bytes.
 const _: () = assert!(size_of::<SingleMod<10>>() == 64 * (10 + 9 * 11 + 1 + 10));
 const _: () = assert!(size_of::<SingleMod<20>>() == 64 * (20 + 9 * 21 + 1 + 20));
+const _: () = assert!(size_of::<SingleMod<40>>() == 64 * (40 + 9 * 41 + 1 + 40));
 
 impl<const NR: usize> Drop for SingleMod<NR> {
     fn drop(&mut self) {
@@ -286,8 +297,8 @@ impl<const NR: usize> Drop for SingleMod<NR> {
 
 impl<const NR: usize> SingleMod<NR> {
     /// From a prepared modulus of exactly d = 8 NR digits, NR up to
-    /// `MAX_NR` or one of [`WIDE_NR`]: built in place on the heap (up to 15
-    /// KiB at 20 registers), with no copy of the (possibly secret) modulus
+    /// `MAX_NR` or one of [`WIDE_NR`]: built in place on the heap (up to 29
+    /// KiB at 40 registers), with no copy of the (possibly secret) modulus
     /// on the stack.
     pub fn boxed(m: &Modulus52) -> Box<Self> {
         assert!(m.d == 8 * NR && (NR <= MAX_NR || WIDE_NR.contains(&NR)));
@@ -471,7 +482,7 @@ fn amm_with<const NR: usize>(
     m: &SingleMod<NR>,
     scratch: &mut AScratch<NR>,
 ) {
-    if NR > MAX_NR {
+    if NR >= WIDE_FROM_NR {
         wide::amm::<NR>(out, a, b, m, scratch);
     } else {
         amm_any::<NR, false>(out, a, b, m, scratch);
@@ -490,7 +501,7 @@ fn sqr_with<const NR: usize>(
     m: &SingleMod<NR>,
     scratch: &mut AScratch<NR>,
 ) {
-    if NR > MAX_NR {
+    if NR >= WIDE_FROM_NR {
         wide::amm::<NR>(out, a, a, m, scratch);
     } else {
         amm_any::<NR, true>(out, a, a, m, scratch);
@@ -644,46 +655,93 @@ fn normalize<const NR: usize>(out: &mut Digits<NR>, v: &[__m512i; MAX_NR]) {
     }
 }
 
+/// The working values of [`pow_public`]: the scratch rows and four
+/// operands (28 KiB at 40 registers).
+#[repr(C)]
+struct PublicWork<const NR: usize> {
+    scratch: AScratch<NR>,
+    one: Digits<NR>,
+    bm: Digits<NR>,
+    x: Digits<NR>,
+    y: Digits<NR>,
+}
+
 /// `base^exp` for a PUBLIC exponent (left-to-right binary: variable time in
 /// `exp` only, constant time in the base), out of the Montgomery domain but
-/// not yet fully reduced (at most m). `base` below m, in digits.
+/// not yet fully reduced (at most m). `base` below m, in digits. The
+/// working values sit on the stack up to `MAX_NR` registers and on the heap
+/// above, where they would make one frame larger than a small thread's or
+/// an async fiber's stack should hold.
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn pow_public<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]) -> Digits<NR> {
-    let mut scratch = AScratch::ZERO;
-    let mut one = Digits::<NR>::ZERO;
+    if NR > MAX_NR {
+        // SAFETY: every field is an array of u64, for which all-zero bytes
+        // are a valid value.
+        let mut w: Box<PublicWork<NR>> = unsafe { Box::new_zeroed().assume_init() };
+        pow_public_in(m, base, exp, &mut w)
+    } else {
+        let mut w = PublicWork {
+            scratch: AScratch::ZERO,
+            one: Digits::ZERO,
+            bm: Digits::ZERO,
+            x: Digits::ZERO,
+            y: Digits::ZERO,
+        };
+        pow_public_in(m, base, exp, &mut w)
+    }
+}
+
+/// [`pow_public`] in the given working values (all zero on entry); wipes
+/// all but the result.
+///
+/// # Safety
+/// Call only where AVX-512F and AVX-512IFMA are available.
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn pow_public_in<const NR: usize>(
+    m: &SingleMod<NR>,
+    base: &Digits<NR>,
+    exp: &[u64],
+    w: &mut PublicWork<NR>,
+) -> Digits<NR> {
+    let PublicWork {
+        scratch,
+        one,
+        bm,
+        x,
+        y,
+    } = w;
     one.0[0][0] = 1;
-    let mut bm = Digits::<NR>::ZERO;
-    amm_with(&mut bm, base, &m.rr, m, &mut scratch);
+    amm_with(bm, base, &m.rr, m, scratch);
     let bits = crate::limb::bit_len_vartime(exp);
     // The exponent's top bit (public) starts the accumulator at the base
     // itself: no product by R mod m, no squaring of one.
-    let mut x = Digits::<NR>::ZERO;
     if bits == 0 {
-        amm_with(&mut x, &m.rr, &one, m, &mut scratch); // R mod m: 1 in Montgomery form
+        amm_with(x, &m.rr, one, m, scratch); // R mod m: 1 in Montgomery form
     } else {
-        x = bm;
+        *x = *bm;
     }
-    let mut y = Digits::<NR>::ZERO;
     for i in (0..bits.saturating_sub(1)).rev() {
         if NR <= SQR_MAX_NR {
-            sqr_with(&mut y, &x, m, &mut scratch);
+            sqr_with(y, x, m, scratch);
         } else {
-            amm_with(&mut y, &x, &x, m, &mut scratch);
+            amm_with(y, x, x, m, scratch);
         }
         if (exp[i / 64] >> (i % 64)) & 1 == 1 {
-            amm_with(&mut x, &y, &bm, m, &mut scratch);
+            amm_with(x, y, bm, m, scratch);
         } else {
-            x = y;
+            *x = *y;
         }
     }
-    amm_with(&mut y, &x, &one, m, &mut scratch);
+    amm_with(y, x, one, m, scratch);
     bm.zeroize();
     x.zeroize();
     scratch.zeroize();
-    y
+    let out = *y;
+    y.zeroize();
+    out
 }
 
 /// The safe entries to the single-modulus kernels: each takes the [`Ifma`]
@@ -716,6 +774,24 @@ impl Ifma {
     ) {
         // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
         unsafe { amm_with::<NR>(out, a, b, m, scratch) }
+    }
+
+    /// `out = amm(a, b)` by the wide form at any register count from 2 to
+    /// 40 (`wide::amm`; bit for bit [`Ifma::single_amm_with`]), for the
+    /// benchmark that chooses the register counts it serves.
+    #[cfg(feature = "probes")]
+    #[inline(always)]
+    pub fn single_amm_wide_with<const NR: usize>(
+        self,
+        out: &mut Digits<NR>,
+        a: &Digits<NR>,
+        b: &Digits<NR>,
+        m: &SingleMod<NR>,
+        scratch: &mut AScratch<NR>,
+    ) {
+        assert!(NR >= 2);
+        // SAFETY: the token proves the CPU has AVX-512F and IFMA and the mask allows them.
+        unsafe { wide::amm::<NR>(out, a, b, m, scratch) }
     }
 
     /// `out = amm(a, a)` by the dedicated squaring (`sqr_with`).

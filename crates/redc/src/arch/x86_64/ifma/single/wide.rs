@@ -1,7 +1,9 @@
-//! The single-modulus product for 16 and 20 registers (128 and 160 digits:
-//! moduli up to 6654 and 8318 bits, i.e. RSA-6144 and RSA-8192 moduli for
-//! verification, and RSA-16384's primes), where the register window of
-//! [`super`] cannot stay in registers.
+//! The single-modulus product from 7 registers up (`WIDE_FROM_NR`): the
+//! register counts 7..=10 of [`super`] and this form's own 16, 20 and 40
+//! (128, 160 and 320 digits: moduli up to 6654, 8318 and 16638 bits, i.e.
+//! RSA-6144, RSA-8192 and RSA-15360/16384 moduli for verification, and
+//! RSA-16384's primes), where the register window of [`super`] cannot stay
+//! in registers.
 //!
 //! Papers: Zhao, Wang, Lu and Dai, "Hierarchical Optimizations for High
 //! Speed Implementation of Modular Exponentiation in ASIC" (002), Algorithm 1
@@ -31,10 +33,10 @@
 //!
 //! A position receives per step at most lo + hi of one a b product and of
 //! one n y product (< 4 * 2^52), for at most d + 1 steps, plus the bias and
-//! a carry below 2^10: below (4 (d + 1) + 2) 2^52 = 646 * 2^52 < 2^62 for
-//! d = 160. No lane overflows. After the carries (< 2^10) move up one lane,
-//! a digit is at most 2^52 - 1 + 2^10, so the remaining carries are single
-//! bits, resolved as in [`super`] over 8 NR <= 160 lane bits.
+//! a carry below 2^11: below (4 (d + 1) + 2) 2^52 = 1286 * 2^52 < 2^63 for
+//! d = 320. No lane overflows. After the carries (< 2^11) move up one lane,
+//! a digit is at most 2^52 - 1 + 2^11, so the remaining carries are single
+//! bits, resolved as in [`super`] over 8 NR <= 320 lane bits.
 //!
 //! Secrets: the operands, and the modulus where it is a CRT prime; every
 //! loop bound and index is a public size.
@@ -45,12 +47,15 @@ use crate::arch::portable52::MASK;
 
 use super::{AScratch, Digits, ShiftedA, SingleMod, fill_rows};
 
-/// The register counts of this form: 16 (moduli of 4159 to 6654 bits) and
-/// 20 (6655 to 8318 bits).
-pub const WIDE_NR: [usize; 2] = [16, 20];
+/// The register counts of this form: 16 (moduli of 4159 to 6654 bits), 20
+/// (6655 to 8318 bits) and 40 (8319 to 16638 bits).
+pub const WIDE_NR: [usize; 3] = [16, 20, 40];
 
-/// Accumulator slots: NR + 1 registers for NR up to 20.
-const WW: usize = 22;
+/// Accumulator slots: NR + 1 registers for NR up to 40.
+const WW: usize = 42;
+
+/// Lane bits of the carry resolution: 8 NR <= 320 lanes in three u128 words.
+const LANE_WORDS: usize = 3;
 
 /// `out = amm(a, b)` for NR of [`WIDE_NR`]: digits below 2^52, values below
 /// 2m, d = 8 NR steps; leaves `scratch` holding shifted copies of `a`.
@@ -146,35 +151,43 @@ pub(super) fn amm<const NR: usize>(
     normalize(out, &res);
 }
 
-/// Carry-normalise NR lanes-registers (each lane below 2^62, the value
+/// Carry-normalise NR lanes-registers (each lane below 2^63, the value
 /// below 2^(52 d)) to 52-bit digits and store them: the carries move up one
 /// lane, then the single-bit carries resolve at once as generate/propagate
-/// bits over 8 NR <= 160 lanes, held in two u128 halves. Constant time.
+/// bits over 8 NR <= 320 lanes, held in [`LANE_WORDS`] u128 words: the
+/// carry into each lane is ((g << 1) + p) ^ p. Constant time.
 #[target_feature(enable = "avx512f")]
 fn normalize<const NR: usize>(out: &mut Digits<NR>, v: &[__m512i; WW]) {
     let zero = _mm512_setzero_si512();
     let mask = _mm512_set1_epi64(MASK as i64);
     let one = _mm512_set1_epi64(1);
     let mut s = [zero; WW];
-    // Lane bits: [0] lanes 0..127, [1] lanes 128..255.
-    let (mut g, mut p) = ([0u128; 2], [0u128; 2]);
+    // Lane bits: word k holds lanes 128k..128k + 127.
+    let (mut g, mut p) = ([0u128; LANE_WORDS], [0u128; LANE_WORDS]);
     let mut below = zero;
     for r in 0..NR {
         let c = _mm512_srli_epi64::<52>(v[r]);
         s[r] = _mm512_add_epi64(_mm512_and_si512(v[r], mask), _mm512_alignr_epi64::<7>(c, below));
         below = c;
-        let (half, at) = ((8 * r) / 128, (8 * r) % 128);
-        g[half] |= (_mm512_cmpgt_epu64_mask(s[r], mask) as u128) << at;
-        p[half] |= (_mm512_cmpeq_epu64_mask(s[r], mask) as u128) << at;
+        let (word, at) = ((8 * r) / 128, (8 * r) % 128);
+        g[word] |= (_mm512_cmpgt_epu64_mask(s[r], mask) as u128) << at;
+        p[word] |= (_mm512_cmpeq_epu64_mask(s[r], mask) as u128) << at;
     }
-    // cin = ((g << 1) + p) ^ p over 256 bits.
-    let g1 = [g[0] << 1, (g[1] << 1) | (g[0] >> 127)];
-    let (lo, carry) = g1[0].overflowing_add(p[0]);
-    let hi = g1[1].wrapping_add(p[1]).wrapping_add(carry as u128);
-    let cin = [lo ^ p[0], hi ^ p[1]];
+    // cin = ((g << 1) + p) ^ p over 384 bits; the carry out of the top is 0
+    // (the value is below 2^(52 d)).
+    let mut cin = [0u128; LANE_WORDS];
+    let (mut shifted_in, mut carry) = (0u128, false);
+    for k in 0..LANE_WORDS {
+        let g1 = (g[k] << 1) | shifted_in;
+        shifted_in = g[k] >> 127;
+        let (sum, c1) = g1.overflowing_add(p[k]);
+        let (sum, c2) = sum.overflowing_add(carry as u128);
+        carry = c1 | c2;
+        cin[k] = sum ^ p[k];
+    }
     for r in 0..NR {
-        let (half, at) = ((8 * r) / 128, (8 * r) % 128);
-        let k = (cin[half] >> at) as u8;
+        let (word, at) = ((8 * r) / 128, (8 * r) % 128);
+        let k = (cin[word] >> at) as u8;
         let z = _mm512_and_si512(_mm512_mask_add_epi64(s[r], k, s[r], one), mask);
         // SAFETY: the row is 64 bytes inside a 64-byte aligned `Digits`.
         unsafe { _mm512_store_si512(out.0[r].as_mut_ptr().cast(), z) };
