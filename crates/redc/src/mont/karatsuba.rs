@@ -105,6 +105,56 @@ pub(super) fn as_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u
     mont_sqr(out, a, n, n0, scratch)
 }
 
+/// Where a Karatsuba recursion stops, and what forms the products there:
+/// [`Schoolbook`] for the portable path; the MULX/ADX bands of
+/// `arch::x86_64::adx` for that path. Both decisions depend on the public
+/// limb count only.
+pub trait Leaves {
+    /// Whether an n-limb product (`square` false) or square (true) splits
+    /// into three half-size ones; else [`Leaves::mul`] or
+    /// [`Leaves::square`] forms it. [`work_len_by`] sizes each level by its
+    /// larger half, ceil(n/2): splitting must be monotone in n (as a
+    /// threshold is, or a threshold on even counts); [`mul_by`] and
+    /// [`square_by`] assert the workspace at every level.
+    fn splits(&self, n: usize, square: bool) -> bool;
+    /// `r = a * b`, `r` of 2n limbs, for n-limb `a` and `b`.
+    fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]);
+    /// `r = a * a`, `r` of 2n limbs.
+    fn square(&self, r: &mut [u64], a: &[u64]);
+}
+
+/// The portable leaves: schoolbook products below `mul` limbs, schoolbook
+/// squares below `sqr` limbs (both at least 2).
+#[derive(Clone, Copy, Debug)]
+pub struct Schoolbook {
+    /// The smallest product that splits.
+    pub mul: usize,
+    /// The smallest square that splits.
+    pub sqr: usize,
+}
+
+impl Schoolbook {
+    /// The thresholds [`MUL_THRESHOLD`] and [`SQR_THRESHOLD`].
+    pub const CHOSEN: Schoolbook = Schoolbook {
+        mul: MUL_THRESHOLD,
+        sqr: SQR_THRESHOLD,
+    };
+}
+
+impl Leaves for Schoolbook {
+    fn splits(&self, n: usize, square: bool) -> bool {
+        n >= if square { self.sqr } else { self.mul }
+    }
+
+    fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
+        schoolbook_mul(r, a, b)
+    }
+
+    fn square(&self, r: &mut [u64], a: &[u64]) {
+        schoolbook_square(r, a)
+    }
+}
+
 /// Workspace limbs [`mul`] and [`square`] need for n-limb operands.
 ///
 /// ```
@@ -118,11 +168,19 @@ pub fn work_len(n: usize) -> usize {
 
 /// [`work_len`] for a given threshold (at least 2).
 pub fn work_len_at(threshold: usize, n: usize) -> usize {
-    if n < threshold {
+    let t = threshold.max(2);
+    work_len_by(&Schoolbook { mul: t, sqr: t }, n)
+}
+
+/// Workspace limbs [`mul_by`] and [`square_by`] need for n-limb operands:
+/// 4h' + 1 at each level that splits (h' = ceil(n/2)), plus the next
+/// level's, which the largest half (h') bounds.
+pub fn work_len_by(leaves: &impl Leaves, n: usize) -> usize {
+    if n < 2 || !(leaves.splits(n, false) || leaves.splits(n, true)) {
         return 0;
     }
     let hi = n - n / 2;
-    4 * hi + 1 + work_len_at(threshold, hi)
+    4 * hi + 1 + work_len_by(leaves, hi)
 }
 
 /// `r = a * b` (2n limbs) for n-limb `a` and `b`, Karatsuba from
@@ -157,18 +215,48 @@ pub fn square(r: &mut [u64], a: &[u64], work: &mut [u64]) {
 /// [`mul`] with the given threshold (at least 2); `work` has
 /// [`work_len_at`]`(threshold, n)` limbs.
 pub fn mul_at(threshold: usize, r: &mut [u64], a: &[u64], b: &[u64], work: &mut [u64]) {
+    assert!(threshold >= 2);
+    mul_by(
+        &Schoolbook {
+            mul: threshold,
+            sqr: threshold,
+        },
+        r,
+        a,
+        b,
+        work,
+    )
+}
+
+/// [`square`] with the given threshold (at least 2).
+pub fn square_at(threshold: usize, r: &mut [u64], a: &[u64], work: &mut [u64]) {
+    assert!(threshold >= 2);
+    square_by(
+        &Schoolbook {
+            mul: threshold,
+            sqr: threshold,
+        },
+        r,
+        a,
+        work,
+    )
+}
+
+/// `r = a * b` (2n limbs), split where `leaves` says and formed by it below;
+/// `work` has at least [`work_len_by`]`(leaves, n)` limbs.
+pub fn mul_by(leaves: &impl Leaves, r: &mut [u64], a: &[u64], b: &[u64], work: &mut [u64]) {
     let n = a.len();
-    assert!(threshold >= 2 && b.len() == n && r.len() == 2 * n);
-    assert!(work.len() >= work_len_at(threshold, n));
-    if n < threshold {
-        return schoolbook_mul(r, a, b);
+    assert!(b.len() == n && r.len() == 2 * n);
+    if n < 2 || !leaves.splits(n, false) {
+        return leaves.mul(r, a, b);
     }
+    assert!(work.len() >= work_len_by(leaves, n));
     let (h, hi) = (n / 2, n - n / 2);
     let (a0, a1) = a.split_at(h);
     let (b0, b1) = b.split_at(h);
     let (r0, r2) = r.split_at_mut(2 * h);
-    mul_at(threshold, r0, a0, b0, work); // z0
-    mul_at(threshold, r2, a1, b1, work); // z2
+    mul_by(leaves, r0, a0, b0, work); // z0
+    mul_by(leaves, r2, a1, b1, work); // z2
     let (zm, rest) = work.split_at_mut(2 * hi);
     let (mid, rest) = rest.split_at_mut(2 * hi + 1);
     let (da, db) = mid[..2 * hi].split_at_mut(hi);
@@ -176,27 +264,28 @@ pub fn mul_at(threshold: usize, r: &mut [u64], a: &[u64], b: &[u64], work: &mut 
     let sb = abs_diff(db, b1, b0); // all ones when B1 < B0
     // (A0 - A1)(B1 - B0) < 0 exactly when one factor is negative.
     let neg = sa ^ sb;
-    mul_at(threshold, zm, da, db, rest);
+    mul_by(leaves, zm, da, db, rest);
     add_middle(r, h, zm, neg, mid);
 }
 
-/// [`square`] with the given threshold (at least 2).
-pub fn square_at(threshold: usize, r: &mut [u64], a: &[u64], work: &mut [u64]) {
+/// `r = a * a` (2n limbs), split where `leaves` says: three half-size
+/// squarings per level; `work` as for [`mul_by`].
+pub fn square_by(leaves: &impl Leaves, r: &mut [u64], a: &[u64], work: &mut [u64]) {
     let n = a.len();
-    assert!(threshold >= 2 && r.len() == 2 * n);
-    assert!(work.len() >= work_len_at(threshold, n));
-    if n < threshold {
-        return schoolbook_square(r, a);
+    assert!(r.len() == 2 * n);
+    if n < 2 || !leaves.splits(n, true) {
+        return leaves.square(r, a);
     }
+    assert!(work.len() >= work_len_by(leaves, n));
     let (h, hi) = (n / 2, n - n / 2);
     let (a0, a1) = a.split_at(h);
     let (r0, r2) = r.split_at_mut(2 * h);
-    square_at(threshold, r0, a0, work); // z0
-    square_at(threshold, r2, a1, work); // z2
+    square_by(leaves, r0, a0, work); // z0
+    square_by(leaves, r2, a1, work); // z2
     let (zm, rest) = work.split_at_mut(2 * hi);
     let (mid, rest) = rest.split_at_mut(2 * hi + 1);
     abs_diff(&mut mid[..hi], a0, a1);
-    square_at(threshold, zm, &mid[..hi], rest);
+    square_by(leaves, zm, &mid[..hi], rest);
     add_middle(r, h, zm, u64::MAX, mid); // z0 + z2 - zm = 2 A0 A1 >= 0
 }
 

@@ -49,18 +49,20 @@ pub use crate::variant::Variant;
 pub type Kernel = fn(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]);
 
 /// Scratch limbs every kernel is content with, for an `s`-limb modulus:
-/// 2s + 2, or the Karatsuba variants' 2s + 1 product limbs and their
-/// [`karatsuba::work_len`] when that is more (from
-/// [`karatsuba::MUL_THRESHOLD`] limbs up).
+/// 2s + 2, or a Karatsuba product's 2s + 1 limbs and the workspace of its
+/// recursion with any threshold of at least 16 limbs when that is more
+/// (the portable variants split from [`karatsuba::MUL_THRESHOLD`] limbs,
+/// the MULX/ADX kernels from 16 at the least).
 ///
 /// ```
 /// use redc::mont::{MontContext, scratch_len};
-/// assert_eq!(scratch_len(16), 34);
+/// assert_eq!(scratch_len(15), 32);
+/// assert_eq!(scratch_len(16), 33 + 33); // one split into two 8-limb halves
 /// let ctx = MontContext::new(&[1, 1]).unwrap(); // two limbs
 /// assert_eq!(ctx.scratch().len(), scratch_len(2));
 /// ```
 pub fn scratch_len(s: usize) -> usize {
-    (2 * s + 2).max(2 * s + 1 + karatsuba::work_len(s))
+    (2 * s + 2).max(2 * s + 1 + karatsuba::work_len_at(16, s))
 }
 
 impl Variant {
