@@ -1,6 +1,8 @@
 //! `redc bench mont [--json]`: nanoseconds per Montgomery product for every
 //! variant at 512 .. 4096 bits by default, any multiple of 64 bits up to
-//! [`MAX_BENCH_BITS`] on request.
+//! [`MAX_BENCH_BITS`] on request; on request also the kernels the engine
+//! runs ([`Kernel`]: the portable path's fixed-size product, the MULX/ADX
+//! bands with and without Karatsuba), to measure where Karatsuba pays.
 //!
 //! Method: per (size, variant), a random odd modulus with its top bit set
 //! (for `almost`, whose bound needs 4N < R, the same limb count with the two
@@ -65,7 +67,10 @@ struct MontBenchArgs {
     /// Modulus sizes in bits, comma separated.
     #[arg(long, value_delimiter = ',', default_value = "512,768,1024,2048,3072,4096")]
     bits: Vec<usize>,
-    /// Variants to measure, comma separated (default: all).
+    /// Variants to measure, comma separated (default: all): the names of
+    /// `redc mont --list`, or the engine's kernels `portable-fixed`,
+    /// `portable`, `portable-sqr`, `adx`, `adx-sqr`, `adx-schoolbook`,
+    /// `adx-schoolbook-sqr`, `adx-karatsuba`, `adx-karatsuba-sqr`.
     #[arg(long, value_delimiter = ',')]
     variants: Vec<String>,
     /// Timed batches per figure; the median is reported.
@@ -86,20 +91,157 @@ pub fn run(args: BenchArgs) -> i32 {
 }
 
 struct Row {
-    variant: Variant,
+    variant: Series,
     bits: usize,
     limbs: usize,
     ns: f64,
 }
 
+/// What `bench mont` times: a Montgomery variant (`redc mont --variant`),
+/// or one of the engine's kernels by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Series {
+    Variant(Variant),
+    Kernel(Kernel),
+}
+
+/// The engine's kernels that `--variants` also takes (not variants of
+/// `redc mont`: the same algorithms in the forms the exponentiation runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    /// `portable-fixed`: FIPS with a compile-time limb count at the RSA
+    /// sizes (the portable path's product below its Karatsuba threshold).
+    PortableFixed,
+    /// `portable`, `portable-sqr`: the portable path's product and square
+    /// as the engine picks them by size.
+    Portable { square: bool },
+    /// The MULX/ADX SOS form (bands; the dedicated squaring), its product
+    /// half formed as the engine picks (`adx`, `adx-sqr`: Karatsuba from
+    /// the measured thresholds), by bands alone (`adx-schoolbook`,
+    /// `adx-schoolbook-sqr`) or by Karatsuba at every count that splits,
+    /// multiples of 16 limbs down to 8-limb leaves (`adx-karatsuba`,
+    /// `adx-karatsuba-sqr`).
+    Adx { square: bool, bands: Bands },
+}
+
+/// The MULX/ADX Karatsuba thresholds (a stand-in where the kernels do not exist).
+#[cfg(target_arch = "x86_64")]
+type Bands = redc::arch::x86_64::adx::Bands;
+#[cfg(not(target_arch = "x86_64"))]
+type Bands = ();
+
+impl Series {
+    fn from_name(name: &str) -> Result<Series, String> {
+        if let Ok(v) = Variant::from_name(name) {
+            return Ok(Series::Variant(v));
+        }
+        let k = match name {
+            "portable-fixed" => Kernel::PortableFixed,
+            "portable" => Kernel::Portable { square: false },
+            "portable-sqr" => Kernel::Portable { square: true },
+            _ => return Self::adx(name),
+        };
+        Ok(Series::Kernel(k))
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn adx(name: &str) -> Result<Series, String> {
+        let (square, bands) = match name {
+            "adx" => (false, Bands::CHOSEN),
+            "adx-sqr" => (true, Bands::CHOSEN),
+            "adx-schoolbook" => (false, Bands::NEVER),
+            "adx-schoolbook-sqr" => (true, Bands::NEVER),
+            "adx-karatsuba" => (false, Bands::ALWAYS),
+            "adx-karatsuba-sqr" => (true, Bands::ALWAYS),
+            _ => return Err(Self::unknown(name)),
+        };
+        if !redc::arch::x86_64::adx_available() {
+            return Err(format!(
+                "{name}: this CPU has no BMI2/ADX, or REDC_CPU_DISABLE hides them"
+            ));
+        }
+        Ok(Series::Kernel(Kernel::Adx { square, bands }))
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn adx(name: &str) -> Result<Series, String> {
+        if name.starts_with("adx") {
+            return Err(format!("{name}: the MULX/ADX kernels exist on x86-64 only"));
+        }
+        Err(Self::unknown(name))
+    }
+
+    fn unknown(name: &str) -> String {
+        format!(
+            "{}; or one of the engine's kernels: portable-fixed, portable, portable-sqr, adx, \
+             adx-sqr, adx-schoolbook, adx-schoolbook-sqr, adx-karatsuba, adx-karatsuba-sqr",
+            redc::Error::UnknownVariant(name.to_string())
+        )
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Series::Variant(v) => v.name(),
+            Series::Kernel(Kernel::PortableFixed) => "portable-fixed",
+            Series::Kernel(Kernel::Portable { square: false }) => "portable",
+            Series::Kernel(Kernel::Portable { square: true }) => "portable-sqr",
+            #[cfg(target_arch = "x86_64")]
+            Series::Kernel(Kernel::Adx { square, bands }) => match (square, bands) {
+                (false, Bands::NEVER) => "adx-schoolbook",
+                (true, Bands::NEVER) => "adx-schoolbook-sqr",
+                (false, Bands::ALWAYS) => "adx-karatsuba",
+                (true, Bands::ALWAYS) => "adx-karatsuba-sqr",
+                (false, _) => "adx",
+                (true, _) => "adx-sqr",
+            },
+            #[cfg(not(target_arch = "x86_64"))]
+            Series::Kernel(Kernel::Adx { .. }) => "adx",
+        }
+    }
+
+    /// Whether it needs 4N < R (the almost-Montgomery bound).
+    fn almost(self) -> bool {
+        self == Series::Variant(Variant::Almost)
+    }
+
+    /// One product (or square: `b` unread) `out = a b R^-1 mod n`, fully reduced.
+    fn run(self, ctx: &MontContext, out: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
+        let (n, n0) = (ctx.modulus(), ctx.n0());
+        match self {
+            Series::Variant(v) => ctx.mul_into(v, out, a, b, scratch),
+            Series::Kernel(Kernel::PortableFixed) => {
+                redc::mont::fips_fixed::mont_mul(out, a, b, n, n0, scratch)
+            }
+            Series::Kernel(Kernel::Portable { square }) => {
+                let (mul, sqr) = redc::exp::portable_kernels(n.len());
+                if square {
+                    sqr(out, a, a, n, n0, scratch)
+                } else {
+                    mul(out, a, b, n, n0, scratch)
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            Series::Kernel(Kernel::Adx { square: false, bands }) => {
+                redc::arch::x86_64::adx::mont_mul_by(bands, out, a, b, n, n0, scratch)
+            }
+            #[cfg(target_arch = "x86_64")]
+            Series::Kernel(Kernel::Adx { square: true, bands }) => {
+                redc::arch::x86_64::adx::mont_sqr_by(bands, out, a, n, n0, scratch)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Series::Kernel(Kernel::Adx { .. }) => unreachable!("refused by from_name"),
+        }
+    }
+}
+
 fn bench_mont(args: MontBenchArgs) -> i32 {
     let variants = if args.variants.is_empty() {
-        Variant::ALL.to_vec()
+        Variant::ALL.iter().map(|&v| Series::Variant(v)).collect()
     } else {
         match args
             .variants
             .iter()
-            .map(|n| Variant::from_name(n))
+            .map(|n| Series::from_name(n))
             .collect::<Result<Vec<_>, _>>()
         {
             Ok(v) => v,
@@ -166,7 +308,7 @@ fn bench_mont(args: MontBenchArgs) -> i32 {
 }
 
 /// `--plot`: one line per variant, ns per product against modulus size.
-fn plot_mont(path: &str, rows: &[Row], variants: &[Variant], runs: usize) -> Result<(), String> {
+fn plot_mont(path: &str, rows: &[Row], variants: &[Series], runs: usize) -> Result<(), String> {
     let series: Vec<_> = variants
         .iter()
         .map(|&v| crate::plot::Series {
@@ -185,7 +327,7 @@ fn plot_mont(path: &str, rows: &[Row], variants: &[Variant], runs: usize) -> Res
     crate::plot::line_chart(path, &title, "modulus size (bits)", "ns per product", &series)
 }
 
-fn print_table(rows: &[Row], variants: &[Variant], sizes: &[usize], runs: usize) {
+fn print_table(rows: &[Row], variants: &[Series], sizes: &[usize], runs: usize) {
     let mut text = format!("Montgomery product A*B*R^-1 mod N, ns per product (median of {runs} batches)\n");
     text += &format!("{:<14}", "variant");
     for bits in sizes {
@@ -207,11 +349,11 @@ fn print_table(rows: &[Row], variants: &[Variant], sizes: &[usize], runs: usize)
 }
 
 /// Median nanoseconds per product of `variant` on a random `bits`-bit modulus.
-fn measure(variant: Variant, bits: usize, runs: usize, rng: &mut SplitMix) -> f64 {
+fn measure(variant: Series, bits: usize, runs: usize, rng: &mut SplitMix) -> f64 {
     let s = bits / 64;
     let mut n: Vec<u64> = (0..s).map(|_| rng.next()).collect();
     n[0] |= 1;
-    if variant == Variant::Almost {
+    if variant.almost() {
         n[s - 1] = (n[s - 1] >> 2) | (1 << 61);
     } else {
         n[s - 1] |= 1 << 63;
@@ -230,7 +372,7 @@ fn measure(variant: Variant, bits: usize, runs: usize, rng: &mut SplitMix) -> f6
         let b = operand();
         let start = Instant::now();
         for _ in 0..count {
-            ctx.mul_into(variant, &mut out, black_box(&a), black_box(&b), &mut scratch);
+            variant.run(&ctx, &mut out, black_box(&a), black_box(&b), &mut scratch);
             a.copy_from_slice(&out);
         }
         let elapsed = start.elapsed();

@@ -357,6 +357,64 @@ fn bench_mont_takes_sizes_up_to_65536_bits() {
     }
 }
 
+/// `bench mont` also times the engine's kernels by name: the portable
+/// path's and, where the CPU has BMI2/ADX (and no mask hides them), the
+/// MULX/ADX forms with and without Karatsuba; an unknown name lists both
+/// kinds of name.
+#[test]
+fn bench_mont_times_the_engine_kernels() {
+    let args = |variants: &'static str| {
+        [
+            "bench",
+            "mont",
+            "--bits",
+            "1024,4096",
+            "--runs",
+            "1",
+            "--variants",
+            variants,
+            "--json",
+        ]
+    };
+    let rows = json(&redc_env(&args("portable-fixed,portable,portable-sqr"), &[]));
+    let names: Vec<_> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["portable-fixed", "portable", "portable-sqr"].repeat(2),
+        "{rows}"
+    );
+    let adx = "adx,adx-sqr,adx-schoolbook,adx-schoolbook-sqr,adx-karatsuba,adx-karatsuba-sqr";
+    let has_adx = cfg!(target_arch = "x86_64")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("adx");
+    if has_adx {
+        let rows = json(&redc_env(&args(adx), &[]));
+        let rows = rows.as_array().unwrap();
+        assert_eq!(rows.len(), 12);
+        for r in rows {
+            assert!(r["ns_per_product"].as_f64().unwrap() > 0.0, "{r}");
+        }
+        // Masked, the ADX kernels are refused with a reason.
+        let o = redc_env(&args("adx"), &[("REDC_CPU_DISABLE", "adx")]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("BMI2/ADX"));
+    } else {
+        eprintln!("SKIPPED: the MULX/ADX kernels' rows (no BMI2/ADX on this CPU)");
+    }
+    let o = redc_env(&args("toom-cook"), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("unknown variant 'toom-cook'") && err.contains("adx-karatsuba-sqr"),
+        "{err}"
+    );
+}
+
 #[test]
 fn redc_links_no_openssl() {
     let Ok(o) = Command::new("ldd").arg(common::bin()).output() else {

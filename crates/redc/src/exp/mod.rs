@@ -54,7 +54,7 @@ pub struct MontEngine {
     ifma: Option<crate::arch::x86_64::Ifma52Modulus>,
     /// The single-modulus IFMA tables: for public-exponent work, built at
     /// first use; for the secret exponentiations of a modulus too wide for
-    /// the dual kernel (41 to 160 digits), built with the engine
+    /// the dual kernel (41 to 320 digits), built with the engine
     /// (`with_ifma`). Engines without IFMA, portable or ADX by request,
     /// hold None from the start.
     #[cfg(target_arch = "x86_64")]
@@ -221,11 +221,8 @@ impl MontEngine {
     /// assert_eq!(MontEngine::portable(&[241]).unwrap().kernel_name(), "portable");
     /// ```
     pub fn portable(n: &[u64]) -> Result<MontEngine, Error> {
-        Self::with_kernels(
-            n,
-            crate::mont::fips_fixed::mont_mul,
-            crate::mont::fips_fixed::mont_mul,
-        )
+        let (mul, sqr) = portable_kernels(n.len());
+        Self::with_kernels(n, mul, sqr)
     }
 
     /// An engine with the given kernels (both must compute `a b R^-1 mod n`,
@@ -294,7 +291,7 @@ impl MontEngine {
 
     /// Add the IFMA exponentiation where this CPU has IFMA and the modulus
     /// fits it: the dual kernel's radix-2^52 form up to 40 digits (2078
-    /// bits), else the single-modulus kernel's tables up to 160 (8318 bits),
+    /// bits), else the single-modulus kernel's tables up to 320 (16638 bits),
     /// built now, as the secret exponentiations of a CRT prime that wide run
     /// on them. False, and the engine unchanged, where neither fits.
     #[cfg(target_arch = "x86_64")]
@@ -728,6 +725,49 @@ pub fn pow_public_dual(
         return both;
     }
     (p.pow_public_reduced(bp, exp), q.pow_public_reduced(bq, exp))
+}
+
+/// The smallest modulus, in limbs, whose portable products run the
+/// Karatsuba variant (`mont::karatsuba`: three half-size products per
+/// level over schoolbook leaves, then the SOS reduction) rather than FIPS
+/// (with a fixed limb count where it has one). Measured with `redc bench
+/// mont --variants portable-fixed,karatsuba,sqr,karatsuba-sqr`
+/// (docs/PERFORMANCE.md, "Karatsuba on the scalar paths").
+pub const PORTABLE_KARATSUBA_FROM: usize = 192;
+
+/// The smallest modulus, in limbs, whose portable squares run the dedicated
+/// squaring (`mont::sqr`) rather than the product; it measured faster than
+/// both FIPS and the Karatsuba squaring at every size from 64 limbs to 256
+/// (the same measurement).
+pub const PORTABLE_SQR_FROM: usize = 64;
+
+/// The portable path's product and square kernels for an `s`-limb modulus
+/// (`s` public): FIPS with a fixed limb count, then Karatsuba's product
+/// from [`PORTABLE_KARATSUBA_FROM`] limbs and the dedicated squaring from
+/// [`PORTABLE_SQR_FROM`].
+///
+/// ```
+/// use redc::mont::MontContext;
+/// let ctx = MontContext::new(&[241]).unwrap();
+/// let (_, sqr) = redc::exp::portable_kernels(1);
+/// let a = ctx.to_mont(&[17]).unwrap();
+/// let mut out = [0u64];
+/// sqr(&mut out, &a, &a, ctx.modulus(), ctx.n0(), &mut ctx.scratch());
+/// assert_eq!(ctx.from_mont(&out).unwrap(), vec![17 * 17 % 241]);
+/// ```
+pub fn portable_kernels(s: usize) -> (Kernel, Kernel) {
+    use crate::mont::{Variant, fips_fixed};
+    let mul = if s >= PORTABLE_KARATSUBA_FROM {
+        Variant::Karatsuba.kernel()
+    } else {
+        fips_fixed::mont_mul
+    };
+    let sqr = if s >= PORTABLE_SQR_FROM {
+        Variant::Sqr.kernel()
+    } else {
+        fips_fixed::mont_mul
+    };
+    (mul, sqr)
 }
 
 /// The ADX squaring in the [`Kernel`] form (`b` is `a` and is not read).

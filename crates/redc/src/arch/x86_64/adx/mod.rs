@@ -16,7 +16,10 @@
 //!   t < 2n throughout (t + a b_i + m n < 2n + 2 n 2^64, divided by 2^64
 //!   after each pair of rows), so t fits s + 1 limbs plus a bit;
 //! - [`subtract`]: the one conditional subtraction that finishes every form
-//!   (the result below 2n).
+//!   (the result below 2n);
+//! - [`karatsuba`]: the product half of the banded SOS form (t = a b, or
+//!   a^2) by number-level Karatsuba over banded leaves, at the large limb
+//!   counts where it measured faster.
 //!
 //! Secrets: the operands, the modulus (a CRT prime) and every intermediate
 //! enter only as MULX, ADCX/ADOX and SBB operands; every branch, loop count
@@ -25,6 +28,7 @@
 //! are in `2026-11-28-zen3-kernel-cycles-mulx-against-avx2.md`).
 
 pub mod band;
+pub mod karatsuba;
 #[macro_use]
 mod rows;
 pub mod subtract;
@@ -33,6 +37,7 @@ pub mod triangle;
 pub use subtract::reduce_into;
 
 use band::{Band, ROWS};
+pub use karatsuba::Bands;
 
 /// Whether the register-blocked bands of [`band`] serve `s` limbs: at
 /// multiples of 8 (every RSA size). Elsewhere the rows run one at a time.
@@ -47,18 +52,33 @@ fn banded(s: usize) -> bool {
 /// `mont::scratch_len` gives; with less, CIOS runs). Panics on wrong lengths
 /// or without BMI2/ADX.
 pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    mont_mul_by(Bands::CHOSEN, out, a, b, n, n0, scratch)
+}
+
+/// [`mont_mul`] with the given Karatsuba thresholds (`Bands::NEVER`: the
+/// bands alone), for the benchmark that measures where Karatsuba pays.
+/// It splits only where `scratch` also holds its workspace, which
+/// `mont::scratch_len` gives for any thresholds.
+pub fn mont_mul_by(
+    bands: Bands,
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    n: &[u64],
+    n0: u64,
+    scratch: &mut [u64],
+) {
     let s = n.len();
     assert!(s >= 1 && a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s + 3);
     super::require_bmi2_adx();
     if banded(s) && scratch.len() > 2 * s {
-        // SOS with eight rows per band: t = a b, then the banded reduction.
-        let t = &mut scratch[..2 * s + 1];
-        t.fill(0);
-        for (k, bk) in b.chunks_exact(ROWS).enumerate() {
-            // a b < R^2: no carry leaves t.
-            let c = band::band(t, ROWS * k, a, Band::Product(bk));
-            debug_assert_eq!(c, 0);
+        // SOS: t = a b (by bands, or Karatsuba over bands from
+        // `bands`' threshold), then the banded reduction.
+        let (t, work) = scratch.split_at_mut(2 * s + 1);
+        if !karatsuba::mul(bands, &mut t[..2 * s], a, b, work) {
+            product(&mut t[..2 * s], a, b);
         }
+        t[2 * s] = 0;
         redc(out, t, n, n0);
         return;
     }
@@ -86,24 +106,20 @@ pub fn mont_mul(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scrat
 /// (a^2 + M n) / R < 2n in the upper half. 1.5 s^2 products instead of 2 s^2.
 /// Same contract as [`mont_mul`] (`scratch.len() >= 2s + 1`).
 pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    mont_sqr_by(Bands::CHOSEN, out, a, n, n0, scratch)
+}
+
+/// [`mont_sqr`] with the given Karatsuba thresholds, as [`mont_mul_by`].
+pub fn mont_sqr_by(bands: Bands, out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     let s = n.len();
     assert!(s >= 1 && a.len() == s && out.len() == s && scratch.len() > 2 * s);
     super::require_bmi2_adx();
-    let t = &mut scratch[..2 * s + 1];
+    let (t, work) = scratch.split_at_mut(2 * s + 1);
+    t[2 * s] = 0;
     if banded(s) {
-        // The triangle by blocks of eight limbs A_k = a[8k..8k+8]: each block's
-        // own triangle written over limbs 16k..16k + 16 (together every limb
-        // below 2s, so nothing is cleared first but the top one), then its
-        // products with every later block as one band at limb 16k + 8.
-        t[2 * s] = 0;
-        for (k, ak) in a.chunks_exact(ROWS).enumerate() {
-            triangle::triangle8(&mut t[2 * ROWS * k..], ak);
-        }
-        for k in 0..s / ROWS - 1 {
-            let (lo, hi) = (ROWS * k, ROWS * (k + 1));
-            // The triangle is below R^2 / 2: no carry leaves t.
-            let c = band::band(t, lo + hi, &a[hi..], Band::Product(&a[lo..hi]));
-            debug_assert_eq!(c, 0);
+        // Karatsuba over banded squares from `bands`' threshold.
+        if !karatsuba::square(bands, &mut t[..2 * s], a, work) {
+            square(&mut t[..2 * s], a);
         }
     } else {
         // Triangle: row i adds a_i * a[i+1..] at limb 2i + 1; limb i + s + 1 is
@@ -113,9 +129,42 @@ pub fn mont_sqr(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u
             let c = row!(&mut t[2 * i + 1..=i + s], &a[i + 1..], a[i], "0");
             t[i + s + 1] += c;
         }
+        triangle::double_add_diagonal(&mut t[..2 * s], a);
     }
-    triangle::double_add_diagonal(&mut t[..2 * s], a);
     redc(out, t, n, n0);
+}
+
+/// `r = a b` (2s limbs) by bands of eight rows, for s-limb `a` and `b`, s a
+/// multiple of 8. The caller checked BMI2/ADX.
+fn product(r: &mut [u64], a: &[u64], b: &[u64]) {
+    let s = a.len();
+    assert!(banded(s) && b.len() == s && r.len() == 2 * s);
+    r.fill(0);
+    for (k, bk) in b.chunks_exact(ROWS).enumerate() {
+        // a b < R^2: no carry leaves r.
+        let c = band::band(r, ROWS * k, a, Band::Product(bk));
+        debug_assert_eq!(c, 0);
+    }
+}
+
+/// `r = a^2` (2s limbs), s a multiple of 8: the triangle by blocks of eight
+/// limbs A_k = a[8k..8k+8], each block's own triangle written over limbs
+/// 16k..16k + 16 (together every limb of r, so nothing is cleared first),
+/// then its products with every later block as one band at limb 16k + 8;
+/// then the doubling and the diagonal. The caller checked BMI2/ADX.
+fn square(r: &mut [u64], a: &[u64]) {
+    let s = a.len();
+    assert!(banded(s) && r.len() == 2 * s);
+    for (k, ak) in a.chunks_exact(ROWS).enumerate() {
+        triangle::triangle8(&mut r[2 * ROWS * k..], ak);
+    }
+    for k in 0..s / ROWS - 1 {
+        let (lo, hi) = (ROWS * k, ROWS * (k + 1));
+        // The triangle is below R^2 / 2: no carry leaves r.
+        let c = band::band(r, lo + hi, &a[hi..], Band::Product(&a[lo..hi]));
+        debug_assert_eq!(c, 0);
+    }
+    triangle::double_add_diagonal(r, a);
 }
 
 /// `out = t R^-1 mod n`, fully reduced, for `t < n R` in 2s + 1 limbs (the
