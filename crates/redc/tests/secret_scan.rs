@@ -7,7 +7,8 @@
 //! Covered: generating the key (replayed with a seeded generator), writing key files (PKCS#8 and PKCS#1, PEM and DER), reading one
 //! back, signing (PKCS#1 v1.5, PSS), decrypting (OAEP, PKCS#1 v1.5) and
 //! the raw private operation on every backend this CPU has, and dropping
-//! every key. The stack is scanned by `tests/secret_scan_stack.rs`;
+//! every key; then the same use of an RSA-6144 key, whose primes run on
+//! the single-modulus IFMA kernel where the CPU has IFMA. The stack is scanned by `tests/secret_scan_stack.rs`;
 //! registers are not covered.
 //!
 //! SCAN_TRACE=1 prints a backtrace at the first hit of each secret and form.
@@ -148,6 +149,18 @@ fn no_secret_is_left_in_freed_memory() {
             drop(forced.clone())
         });
     }
+    // A large key: RSA-6144's 3072-bit primes (60 digits) run their secret
+    // exponentiations on the single-modulus IFMA kernel's wide form where
+    // the CPU has IFMA, on the scalar kernels elsewhere. Made unarmed.
+    let large = keygen::generate(6144, 65537, &mut Replay(15)).unwrap();
+    let large_secrets = secrets::of(&large);
+    secrets::register(&large_secrets);
+    for &b in backends {
+        phase(format!("using an RSA-6144 key on {}", b.name()), &mut || {
+            exercise(&large.with_backend(b).unwrap())
+        });
+    }
+    phase("dropping the RSA-6144 key".into(), &mut || drop(large.clone()));
     let mut key = Some(key);
     phase("dropping keys and key files".into(), &mut || {
         loaded.clear();
@@ -156,6 +169,7 @@ fn no_secret_is_left_in_freed_memory() {
     });
     // The test's own copies are wiped by Zeroizing when `secrets` goes.
     drop(key_secrets);
+    drop(large_secrets);
     eprintln!(
         "scanned {} MB of freed memory on backends {:?}",
         SCANNED.load(Relaxed) >> 20,

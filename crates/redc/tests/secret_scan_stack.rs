@@ -9,7 +9,8 @@
 //! Phases: generating a key, reading key files (PKCS#8 and PKCS#1, PEM and
 //! DER, encrypted) and dropping the key, writing key files, and, on every
 //! backend this CPU has, forcing the backend, dropping the forced key and
-//! using it (signing, decrypting, the raw private operation). A batch
+//! using it (signing, decrypting, the raw private operation), and the same
+//! use of an RSA-6144 key (the single-modulus IFMA kernel). A batch
 //! signed on worker threads is scanned too: the workers' stacks, once they
 //! exit, go back to the C library, which hands them to the next threads
 //! of their size; threads started right after the batch read them. (glibc
@@ -308,6 +309,19 @@ fn no_secret_is_left_on_the_stack() {
         let forced = loaded.with_backend(b).unwrap();
         check(
             format!("using the key on {}", b.name()),
+            phase(|| exercise(&forced)),
+        );
+    }
+    // A large key: RSA-6144's 3072-bit primes run their secret
+    // exponentiations on the single-modulus IFMA kernel's wide form where
+    // the CPU has IFMA, on the scalar kernels elsewhere. Made unscanned.
+    let large = keygen::generate(6144, 65537, &mut Replay(40)).unwrap();
+    let large_secrets = secrets::of(&large);
+    secrets::register(&large_secrets);
+    for &b in backends {
+        let forced = large.with_backend(b).unwrap();
+        check(
+            format!("using an RSA-6144 key on {}", b.name()),
             phase(|| exercise(&forced)),
         );
     }
