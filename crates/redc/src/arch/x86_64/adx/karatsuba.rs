@@ -1,7 +1,7 @@
 //! Number-level Karatsuba for the product half of the MULX/ADX SOS form:
-//! t = a b (or a^2) split into three half-size products down to banded
-//! leaves ([`super::product`], [`super::square`]), then reduced by the
-//! banded Montgomery reduction as before.
+//! t = a b (or a^2) split into three half-size products down to leaves
+//! formed by bands (the parent module's `product` and `square`), then
+//! reduced by the banded Montgomery reduction.
 //!
 //! Papers: Furukawa, Takenaka and Itoh, "A Fast RSA Implementation on
 //! Itanium 2", section 6 (number-level Karatsuba for long keys, left there
@@ -77,7 +77,7 @@ impl Leaves for Bands {
     }
 }
 
-/// Workspace limbs beyond t's 2n + 1 that [`mul`] and [`square`] need at
+/// Workspace limbs beyond t's 2n + 1 that the split product and square need at
 /// n limbs with these thresholds (0 where nothing splits).
 pub fn work_len(bands: Bands, n: usize) -> usize {
     work_len_by(&bands, n)
