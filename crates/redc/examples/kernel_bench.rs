@@ -118,9 +118,17 @@ mod bench {
                 row.push(
                     time(15, 20, |n| {
                         for _ in 0..n {
-                            black_box(
-                                key.pow_secret_with(&bp, &fp, &ep, &bq, &fq, &eq, dedicated, pipelined),
-                            );
+                            black_box(key.pow_secret_chosen(
+                                x86::Input::Halves(&bp, &bq),
+                                &ep,
+                                &eq,
+                                Some((&fp, &fq)),
+                                x86::Choices {
+                                    dedicated,
+                                    pipelined,
+                                    ..key.choices()
+                                },
+                            ));
                         }
                     }) / 1000.0,
                 );
@@ -151,7 +159,17 @@ mod bench {
             let pipelined = key.pipelined();
             let t = time(15, 20, |n| {
                 for _ in 0..n {
-                    black_box(key.pow_secret_with(&b[0], &b[2], &ep, &b[1], &b[3], &eq, true, pipelined));
+                    black_box(key.pow_secret_chosen(
+                        x86::Input::Halves(&b[0], &b[1]),
+                        &ep,
+                        &eq,
+                        Some((&b[2], &b[3])),
+                        x86::Choices {
+                            dedicated: true,
+                            pipelined,
+                            ..key.choices()
+                        },
+                    ));
                 }
             }) / 1000.0;
             println!(
@@ -213,9 +231,17 @@ mod bench {
                 for (k, xmm) in [false, true].into_iter().enumerate() {
                     let t = time(5, 20, |n| {
                         for _ in 0..n {
-                            black_box(
-                                key.pow_secret_with_chain(&bp, &one, &ep, &bq, &one, &eq, true, false, xmm),
-                            );
+                            black_box(key.pow_secret_chosen(
+                                x86::Input::Halves(&bp, &bq),
+                                &ep,
+                                &eq,
+                                Some((&one, &one)),
+                                x86::Choices {
+                                    dedicated: true,
+                                    pipelined: false,
+                                    xmm,
+                                },
+                            ));
                         }
                     }) / 1000.0;
                     best[k] = best[k].min(t);

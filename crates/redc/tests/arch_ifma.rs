@@ -530,7 +530,13 @@ fn dual_key_wide_input_matches_bigint() {
             }
             for dedicated in [true, false] {
                 for pipelined in [true, false] {
-                    let got = key.pow_secret_wide_with(&xl, &fpl, &ep, &fql, &eq, dedicated, pipelined);
+                    let choices = x86::Choices {
+                        dedicated,
+                        pipelined,
+                        ..key.choices()
+                    };
+                    let got =
+                        key.pow_secret_chosen(x86::Input::Wide(&xl), &ep, &eq, Some((&fpl, &fql)), choices);
                     assert_eq!(got.is_some(), fits, "{b} bits, pipelined {pipelined}: accepted");
                     if let Some(got) = got {
                         assert_eq!(
@@ -568,9 +574,18 @@ fn dual_key_both_squarings_match_bigint() {
             limbs(&bp.modpow(&big(&ep), &np), s),
             limbs(&bq.modpow(&big(&eq), &nq), s),
         );
+        let (bpl, bql) = (limbs(&bp, s), limbs(&bq, s));
         for dedicated in [true, false] {
-            let got = key.pow_secret_with_sqr(&limbs(&bp, s), &ep, &limbs(&bq, s), &eq, dedicated);
-            assert_eq!(got, want, "{b} bits, dedicated squaring {dedicated}");
+            let choices = x86::Choices {
+                dedicated,
+                ..key.choices()
+            };
+            let got = key.pow_secret_chosen(x86::Input::Halves(&bpl, &bql), &ep, &eq, None, choices);
+            assert_eq!(
+                got,
+                Some(want.clone()),
+                "{b} bits, dedicated squaring {dedicated}"
+            );
         }
         // The pipelined and plain runs, where the size allows the former
         // (RSA-3072's primes: yes; RSA-2048's and RSA-4096's: no).
@@ -585,19 +600,21 @@ fn dual_key_both_squarings_match_bigint() {
         // Both forms of the quotient chain (xmm runs the plain form only).
         for dedicated in [true, false] {
             for (pipelined, xmm) in [(true, false), (false, false), (false, true)] {
-                let got = key.pow_secret_with_chain(
-                    &limbs(&bp, s),
-                    &one,
-                    &ep,
-                    &limbs(&bq, s),
-                    &one,
-                    &eq,
+                let choices = x86::Choices {
                     dedicated,
                     pipelined,
                     xmm,
+                };
+                let got = key.pow_secret_chosen(
+                    x86::Input::Halves(&bpl, &bql),
+                    &ep,
+                    &eq,
+                    Some((&one, &one)),
+                    choices,
                 );
                 assert_eq!(
-                    got, want,
+                    got,
+                    Some(want.clone()),
                     "{b} bits, dedicated {dedicated}, pipelined {pipelined}, xmm chain {xmm}"
                 );
             }

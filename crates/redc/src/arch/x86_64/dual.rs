@@ -87,8 +87,9 @@ impl DualKey {
         self.tables.pipelined()
     }
 
-    /// This CPU's kernel choices for this key's register count.
-    fn choices(&self) -> Choices {
+    /// This CPU's kernel choices for this key's register count: the ones
+    /// every private operation runs with.
+    pub fn choices(&self) -> Choices {
         Choices {
             dedicated: dedicated_sqr(self.nr),
             pipelined: true,
@@ -135,107 +136,22 @@ impl DualKey {
             .pow_secret(Input::Wide(x), ep, eq, Some((fp, fq)), self.choices())
     }
 
-    /// [`DualKey::pow_secret`] with the squaring chosen by the caller
-    /// (`dedicated`: the dedicated squaring, else the product): both kernel
-    /// candidates, for tests and benchmarks.
-    pub fn pow_secret_with_sqr(
+    /// The secret exponentiation of [`DualKey::pow_secret`] (no `factors`),
+    /// [`DualKey::pow_secret_blinded`] (`factors` = (fp, fq), with
+    /// `Input::Halves`) or [`DualKey::pow_secret_blinded_wide`] (with
+    /// `Input::Wide`), run with the kernel `choices` the caller makes
+    /// (every candidate runs on any IFMA CPU, bit for bit the same result):
+    /// for the tests that compare them and the benchmarks that choose.
+    /// None only for an `Input::Wide` the primes' sizes leave no room for.
+    pub fn pow_secret_chosen(
         &self,
-        bp: &[u64],
+        input: Input<'_>,
         ep: &[u64],
-        bq: &[u64],
         eq: &[u64],
-        dedicated: bool,
-    ) -> (Vec<u64>, Vec<u64>) {
-        self.tables
-            .pow_secret(
-                Input::Halves(bp, bq),
-                ep,
-                eq,
-                None,
-                Choices {
-                    dedicated,
-                    pipelined: true,
-                    xmm: xmm_chain(),
-                },
-            )
-            .expect("halves are always accepted")
-    }
-
-    /// [`DualKey::pow_secret_blinded`] with the kernel choices made by the
-    /// caller: the squaring (`dedicated`) and whether to run pipelined where
-    /// the key allows it (`pipelined`; false always runs the plain form).
-    /// The chain's form is this CPU's ([`xmm_chain`]). For tests and
-    /// benchmarks.
-    #[allow(clippy::too_many_arguments)]
-    pub fn pow_secret_with(
-        &self,
-        bp: &[u64],
-        fp: &[u64],
-        ep: &[u64],
-        bq: &[u64],
-        fq: &[u64],
-        eq: &[u64],
-        dedicated: bool,
-        pipelined: bool,
-    ) -> (Vec<u64>, Vec<u64>) {
-        self.pow_secret_with_chain(bp, fp, ep, bq, fq, eq, dedicated, pipelined, xmm_chain())
-    }
-
-    /// [`DualKey::pow_secret_with`] with the chain's form chosen too: `xmm`
-    /// runs the plain (not pipelined) form's quotient chain in xmm registers
-    /// (`ifma::amm_dual_xmm`), on any CPU. For tests and benchmarks.
-    #[allow(clippy::too_many_arguments)]
-    pub fn pow_secret_with_chain(
-        &self,
-        bp: &[u64],
-        fp: &[u64],
-        ep: &[u64],
-        bq: &[u64],
-        fq: &[u64],
-        eq: &[u64],
-        dedicated: bool,
-        pipelined: bool,
-        xmm: bool,
-    ) -> (Vec<u64>, Vec<u64>) {
-        self.tables
-            .pow_secret(
-                Input::Halves(bp, bq),
-                ep,
-                eq,
-                Some((fp, fq)),
-                Choices {
-                    dedicated,
-                    pipelined,
-                    xmm,
-                },
-            )
-            .expect("halves are always accepted")
-    }
-
-    /// [`DualKey::pow_secret_blinded_wide`] with the kernel choices made by
-    /// the caller, as [`DualKey::pow_secret_with`]. For tests and benchmarks.
-    #[allow(clippy::too_many_arguments)]
-    pub fn pow_secret_wide_with(
-        &self,
-        x: &[u64],
-        fp: &[u64],
-        ep: &[u64],
-        fq: &[u64],
-        eq: &[u64],
-        dedicated: bool,
-        pipelined: bool,
+        factors: Option<(&[u64], &[u64])>,
+        choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        self.tables.pow_secret(
-            Input::Wide(x),
-            ep,
-            eq,
-            Some((fp, fq)),
-            Choices {
-                dedicated,
-                pipelined,
-                xmm: xmm_chain(),
-            },
-        )
+        self.tables.pow_secret(input, ep, eq, factors, choices)
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
@@ -245,23 +161,29 @@ impl DualKey {
     }
 }
 
-/// The kernel choices of one secret exponentiation (public: they follow
-/// from the CPU and the key's sizes).
-#[derive(Clone, Copy, Debug)]
-struct Choices {
+/// The kernel choices of one secret exponentiation (public data: they
+/// follow from the CPU and the key's sizes). [`DualKey::choices`] gives
+/// this CPU's; [`DualKey::pow_secret_chosen`] runs any of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choices {
     /// The dedicated squaring, else the product.
-    dedicated: bool,
-    /// Quotient-pipelined where the key allows it.
-    pipelined: bool,
-    /// The quotient chain in xmm (`ifma::amm_dual_xmm`; not pipelined runs).
-    xmm: bool,
+    pub dedicated: bool,
+    /// Quotient-pipelined where the key allows it (false: always the plain
+    /// form).
+    pub pipelined: bool,
+    /// The plain form's quotient chain in xmm registers
+    /// (`ifma::amm_dual_xmm`); pipelined runs have their own chain.
+    pub xmm: bool,
 }
 
-/// The base of a secret exponentiation: its residues, or one value below p q
-/// (n's limbs) that the kernel reduces on entry.
-#[derive(Clone, Copy)]
-enum Input<'a> {
+/// The base of a secret exponentiation: its residues below p and q, in
+/// their limb counts, or one value below p q (n's limbs) that the kernel
+/// reduces on entry ([`DualKey::pow_secret_blinded_wide`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Input<'a> {
+    /// (bp, bq).
     Halves(&'a [u64], &'a [u64]),
+    /// x < p q.
     Wide(&'a [u64]),
 }
 
