@@ -54,7 +54,8 @@ static double ghz;
 #define VREGS                                                                 \
     "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",  \
         "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",        \
-        "xmm16", "xmm17", "xmm18"
+        "xmm16", "xmm17", "xmm18", "xmm21", "xmm22", "xmm23", "xmm24",        \
+        "xmm25", "xmm26", "xmm27", "xmm28"
 
 /* `per` instructions per iteration of `ins`, after `pre` (run once, before
  * the loop; zmm17 and zmm18 are zeroed first); the clobbers follow. `ins`
@@ -91,6 +92,17 @@ static uint64_t scratch[16] __attribute__((aligned(64)));
 #define Y(i) "vpmadd52luq %%ymm17, %%ymm18, %%ymm" #i "\n"
 #define ADD(i) "vpaddq %%zmm17, %%zmm" #i ", %%zmm" #i "\n"
 #define Z4(a, b, c, d) Z(a) Z(b) Z(c) Z(d)
+#define MU(w, i) "vpmuludq %%" #w "mm17, %%" #w "mm18, %%" #w "mm" #i "\n"
+#define M4(w, a, b, c, d) MU(w, a) MU(w, b) MU(w, c) MU(w, d)
+/* The same with the multiplier from a register. */
+#define MR(w, i)                                                              \
+    "vpmuludq %%" #w "mm18, %%" #w "mm17, %%" #w "mm2" #i "\n"                \
+    "vpaddq %%" #w "mm2" #i ", %%" #w "mm" #i ", %%" #w "mm" #i "\n"
+#define LD(w, i) "vmovdqa64 (%1), %%" #w "mm2" #i "\n"
+/* t = x * [mem] into register 20 + i, then acc_i += t. */
+#define MA(w, i)                                                              \
+    "vpmuludq (%1), %%" #w "mm17, %%" #w "mm2" #i "\n"                        \
+    "vpaddq %%" #w "mm2" #i ", %%" #w "mm" #i ", %%" #w "mm" #i "\n"
 #define Y4(a, b, c, d) Y(a) Y(b) Y(c) Y(d)
 
 int main(void) {
@@ -133,6 +145,22 @@ int main(void) {
     VLOOP("8 zmm IFMA + 8 zmm VPADDQ (all instructions)", 16,
           Z4(1, 2, 3, 4) Z4(5, 6, 7, 8) ADD(9) ADD(10) ADD(11) ADD(12)
               ADD(13) ADD(14) ADD(15) ADD(16));
+    /* VPMULUDQ (eight or four 32 x 32 -> 64 lane products), the multiplier
+     * of the families without IFMA: alone, and as the kernels use it (a
+     * memory operand, then an add into an accumulator). Lane products per
+     * cycle are 8 (zmm) or 4 (ymm) times the figure. */
+    VLOOP("zmm VPMULUDQ, 8 accumulators", 8, M4(z, 1, 2, 3, 4) M4(z, 5, 6, 7, 8));
+    VLOOP("ymm VPMULUDQ, 8 accumulators", 8, M4(y, 1, 2, 3, 4) M4(y, 5, 6, 7, 8));
+    VLOOP("zmm VPMULUDQ [mem] + VPADDQ (per pair)", 8,
+          MA(z, 1) MA(z, 2) MA(z, 3) MA(z, 4) MA(z, 5) MA(z, 6) MA(z, 7) MA(z, 8));
+    VLOOP("ymm VPMULUDQ [mem] + VPADDQ (per pair)", 8,
+          MA(y, 1) MA(y, 2) MA(y, 3) MA(y, 4) MA(y, 5) MA(y, 6) MA(y, 7) MA(y, 8));
+    VLOOP("zmm VPMULUDQ reg + VPADDQ (per pair)", 8,
+          MR(z, 1) MR(z, 2) MR(z, 3) MR(z, 4) MR(z, 5) MR(z, 6) MR(z, 7) MR(z, 8));
+    VLOOP("ymm VPMULUDQ reg + VPADDQ (per pair)", 8,
+          MR(y, 1) MR(y, 2) MR(y, 3) MR(y, 4) MR(y, 5) MR(y, 6) MR(y, 7) MR(y, 8));
+    VLOOP("zmm load (per load), 8 independent", 8,
+          LD(z, 1) LD(z, 2) LD(z, 3) LD(z, 4) LD(z, 5) LD(z, 6) LD(z, 7) LD(z, 8));
     /* Latencies of the quotient chain's vector operations (one chain). */
     VLOOP("zmm VPADDQ latency", 1, ADD(1));
     VLOOP("zmm VPSRLQ latency", 1, "vpsrlq $1, %%zmm1, %%zmm1\n");
