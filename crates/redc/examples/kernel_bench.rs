@@ -385,7 +385,7 @@ mod bench {
             "{:>5} {:>4} {:>12} {:>12} {:>12} {:>12}",
             "bits", "s", "avx2 mul", "avx2 square", "adx mul", "adx sqr"
         );
-        for bits in [1024usize, 1280, 1536, 1594] {
+        for bits in [1024usize, 1280, 1536, 1594, 1800, 2048, 2154] {
             let n = rng.gen_biguint(bits as u64) | (BigUint::one() << (bits - 1)) | BigUint::one();
             let l = bits.div_ceil(64);
             let nl = limbs(&n, l);

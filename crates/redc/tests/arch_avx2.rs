@@ -2,8 +2,10 @@
 //! the exponentiation's squaring) against its portable
 //! twin (`arch::portable28`, itself checked against num-bigint here) and the
 //! AVX2 exponentiation against num-bigint's `modpow`, at every digit count
-//! the kernels serve (30 to 57 digits, moduli of 811 to 1594 bits: every register count 9 to 15 and
-//! every remainder of s mod 4), edge and random operands.
+//! the kernels serve (30 to 57 digits, moduli of 811 to 1594 bits, every
+//! register count 9 to 15; where AVX-512VL is present and not masked, also
+//! 58 to 77 digits, moduli to 2154 bits, 16 to 20 registers), at every
+//! remainder of s mod 4, with edge and random operands.
 #![cfg(target_arch = "x86_64")]
 
 mod common;
@@ -33,28 +35,57 @@ fn moduli(rng: &mut StdRng, bits: usize) -> Vec<BigUint> {
     ]
 }
 
-/// Bit sizes that reach every digit count s in 30..=57 at both ends of s's
-/// range of sizes (28 s - 29 and 28 s - 2 bits give s digits), within the
-/// kernels' range.
+/// Whether the instances above 15 registers may run here (AVX-512VL
+/// present and not masked), from detection independent of the kernels'.
+fn wide() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+        && {
+            use redc::arch::select::{CpuFeature, cpu_disabled};
+            // `avx2` in the mask implies `avx512`.
+            let off = cpu_disabled();
+            !off.contains(&CpuFeature::Avx512) && !off.contains(&CpuFeature::Avx2)
+        }
+}
+
+/// The largest digit count the kernels serve here.
+fn max_digits() -> usize {
+    if wide() { 77 } else { 57 }
+}
+
+/// Bit sizes that reach every digit count s the kernels serve at both ends
+/// of s's range of sizes (28 s - 29 and 28 s - 2 bits give s digits).
 fn sizes() -> Vec<usize> {
-    let mut v: Vec<usize> = (30..=57).flat_map(|s| [28 * s - 29, 28 * s - 2]).collect();
+    let mut v: Vec<usize> = (30..=max_digits())
+        .flat_map(|s| [28 * s - 29, 28 * s - 2])
+        .collect();
     v.extend([1024, 1536]);
+    if wide() {
+        v.push(2048);
+    }
     v.retain(|&b| Avx2Modulus::fits(b));
     v
 }
 
 #[test]
-fn the_kernels_serve_rsa_2048_and_3072_primes_and_no_more() {
+fn the_kernels_serve_the_primes_of_their_range_and_no_more() {
     assert!(Avx2Modulus::fits(1024) && Avx2Modulus::fits(1536));
     assert!(Avx2Modulus::fits(811) && Avx2Modulus::fits(1594));
-    assert!(!Avx2Modulus::fits(810) && !Avx2Modulus::fits(1595) && !Avx2Modulus::fits(2048));
+    assert!(!Avx2Modulus::fits(810) && !Avx2Modulus::fits(2155));
+    // RSA-4096's primes only where the 32-register instances may run.
+    assert_eq!(Avx2Modulus::fits(1595), wide());
+    assert_eq!(Avx2Modulus::fits(2048) && Avx2Modulus::fits(2154), wide());
+    assert_eq!(avx2::max_vectors(), if wide() { 20 } else { 15 });
     assert_eq!(portable28::digits_for_bits(1024), 37);
     assert_eq!(portable28::digits_for_bits(1536), 55);
-    // Every digit count 30..=57 is reached by sizes().
+    assert_eq!(portable28::digits_for_bits(2154), 77);
+    // Every digit count the kernels serve is reached by sizes().
     let mut s: Vec<usize> = sizes().into_iter().map(portable28::digits_for_bits).collect();
     s.sort_unstable();
     s.dedup();
-    assert_eq!(s, (30..=57).collect::<Vec<_>>());
+    assert_eq!(s, (30..=max_digits()).collect::<Vec<_>>());
 }
 
 #[test]
@@ -152,25 +183,28 @@ fn the_choice_against_adx_is_measured() {
     if skip() {
         return;
     }
-    assert!(!avx2::pays(810) && !avx2::pays(1595) && !avx2::pays(2048));
+    assert!(!avx2::pays(810) && !avx2::pays(2155));
+    if !wide() {
+        assert!(!avx2::pays(1595) && !avx2::pays(2048));
+    }
     if !redc::arch::x86_64::adx_available() {
         println!("SKIPPED: the AVX2/ADX calibration (no ADX path to compare with)");
         return;
     }
-    for v in avx2::MIN_VECTORS..=avx2::MAX_VECTORS {
+    for v in avx2::MIN_VECTORS..=avx2::max_vectors() {
         let (t_avx2, t_adx) = avx2::calibrate(v);
         assert!(
             t_avx2 > 0.0 && t_adx > 0.0,
             "{v} registers: {t_avx2} ns, {t_adx} ns"
         );
-        // Per call at most a few microseconds (1594-bit modulus): a figure
+        // Per call at most a few microseconds (2154-bit modulus): a figure
         // far outside means the loop measured something else.
         assert!(
             t_avx2 < 50_000.0 && t_adx < 50_000.0,
             "{v} registers: {t_avx2} ns, {t_adx} ns"
         );
     }
-    assert_eq!(avx2::calibrate(avx2::MAX_VECTORS + 1), (0.0, 0.0));
+    assert_eq!(avx2::calibrate(avx2::max_vectors() + 1), (0.0, 0.0));
 }
 
 #[test]
@@ -181,7 +215,13 @@ fn both_kernel_moduli_are_exercised() {
     // RSA-2048's primes run over m (k0 m would need an 11th register),
     // RSA-3072's over k0 m (56 digits, the same 15 registers as m's 55).
     let mut rng = common::rng(31);
-    for (bits, multiple) in [(1024usize, false), (1536, true), (1594, false), (811, true)] {
+    let mut cases = vec![(1024usize, false), (1536, true), (1594, false), (811, true)];
+    if wide() {
+        // RSA-4096's primes over k0 m (75 digits, the same 20 registers as
+        // m's 74); 2154 bits over m.
+        cases.extend([(2048, true), (2154, false)]);
+    }
+    for (bits, multiple) in cases {
         let m = rng.gen_biguint(bits as u64) | BigUint::one() | (BigUint::one() << (bits - 1));
         let key = Avx2Modulus::new(&common::limbs(&m, bits.div_ceil(64))).unwrap();
         let md = key.kernel_modulus();
@@ -201,7 +241,12 @@ fn exponentiation_matches_bigint() {
         return;
     }
     let mut rng = common::rng(30);
-    for bits in sizes().into_iter().step_by(5).chain([1024, 1536]) {
+    for bits in sizes()
+        .into_iter()
+        .step_by(5)
+        .chain([1024, 1536])
+        .chain(wide().then_some(2048))
+    {
         let m = rng.gen_biguint(bits as u64) | BigUint::one() | (BigUint::one() << (bits - 1));
         let s = bits.div_ceil(64);
         let key = Avx2Modulus::new(&common::limbs(&m, s)).unwrap();

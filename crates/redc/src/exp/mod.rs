@@ -5,7 +5,8 @@
 //! the secret exponentiations run in radix 2^52 ([`crate::arch::x86_64`]);
 //! without IFMA but with AVX2 they run in radix 2^28 where that measured
 //! faster than MULX/ADX on this CPU (`arch::x86_64::avx2::pays`, moduli
-//! of 811 to 1594 bits); with BMI2/ADX the products use MULX and two carry
+//! of 811 to 1594 bits, to 2154 bits where AVX-512VL gives them 32
+//! registers); with BMI2/ADX the products use MULX and two carry
 //! chains, and otherwise (or with `REDC_FORCE_PORTABLE=1`) the portable
 //! FIPS kernel. The RSA code sees only this seam. On top of it:
 //! - [`binary`]: the reference left-to-right and right-to-left methods;

@@ -36,7 +36,7 @@
 //! Digits below 2^28 + 2^9 (the outputs' redundant form): each product is
 //! below 2^56.01, and a lane collects at most 2 s of them (one from a, one
 //! from m per step), so lanes and t_i stay below 2^64 for s <= 114; the
-//! kernel serves s from 4 V - 6 to 4 V - 3 with V <= 15 registers (s <= 57).
+//! kernel serves s from 4 V - 6 to 4 V - 3 with V <= 20 registers (s <= 77).
 //! The output: value below 2m (almost-Montgomery, `radix`), digits below
 //! 2^28 + 2^9 after two vector carry rounds (the first leaves below 2^36,
 //! the second below 2^9 carried into each digit), zero beyond digit s - 1
@@ -48,30 +48,38 @@
 use core::arch::asm;
 use core::arch::x86_64::*;
 
-use super::{PAD, lane, operand_len};
+use super::{PAD, lane, opaque, operand_len};
 
 /// Digit mask as the scalar chain uses it.
 const MASK: u64 = (1 << 28) - 1;
 
-/// Fewest and most accumulator registers an instance serves (s from 30 to
-/// 57 digits: primes of 811 to 1594 bits).
+/// Fewest and most accumulator registers of the AVX2 instances (s from 30
+/// to 57 digits: primes of 811 to 1594 bits).
 pub const MIN_VECTORS: usize = 9;
 /// See [`MIN_VECTORS`]. Beyond 15 the window no longer fits the 16 ymm
 /// registers with the two broadcasts.
 pub const MAX_VECTORS: usize = 15;
+/// The most accumulator registers of the instances compiled with
+/// AVX-512VL, whose EVEX encodings reach ymm16-ymm31 (s up to 77 digits:
+/// primes up to 2154 bits, RSA-4096's).
+pub const MAX_VL_VECTORS: usize = 20;
 
 macro_rules! kernel {
     ($name:ident, $V:literal, [$($v:tt)*], [$($r:tt)*]) => {
+        kernel!($name, $V, [$($v)*], [$($r)*], madd, "avx2");
+    };
+    ($name:ident, $V:literal, [$($v:tt)*], [$($r:tt)*], $madd:ident, $features:literal) => {
         /// `out = amm(a, b)` for s digits with this instance's register
         /// count; see the module documentation.
         ///
         /// # Safety
-        /// AVX2 must be available. `out`, `a` and `m` point to operands of
+        /// The features named in its attribute (AVX2; AVX-512VL above 15
+        /// registers) must be available. `out`, `a` and `m` point to operands of
         /// `operand_len(V)` u64 in the layout of `super::Operand`, `b` to one
         /// (its copy 0 is read); `out` differs from `a`, `b` and `m`; s is
         /// in 4 V - 6 ..= 4 V - 3; a, b < 2m with digits below 2^28 + 2^9;
         /// 4m < 2^(28 s).
-        #[target_feature(enable = "avx2")]
+        #[target_feature(enable = $features)]
         #[allow(unused_assignments)] // the last step's chain values
         pub(super) unsafe fn $name<const F: bool>(out: *mut u64, a: *const u64, b: *const u64, m: *const u64, k0: u64, s: usize) {
             const V: usize = $V;
@@ -82,8 +90,8 @@ macro_rules! kernel {
             // the copy's start; the reads and stores are aligned as `madd`
             // and `_mm256_storeu_si256` need; `out` does not alias the inputs.
             unsafe {
-                let ap = a.add(PAD);
-                let mp = m.add(PAD);
+                let mut ap = a.add(PAD);
+                let mut mp = m.add(PAD);
                 let bp = b.add(PAD);
                 let (m0, m1, m2) = (*mp, *mp.add(1), *mp.add(2));
                 let a0 = *ap;
@@ -94,7 +102,7 @@ macro_rules! kernel {
                         let bi = *bp.add($i);
                         let bv = _mm256_set1_epi64x((bi as u32) as i64);
                         let ak = ap.add($k * SH);
-                        $( madd!(acc[$v], bv, ak, 32 * $v); )*
+                        $( $madd!(acc[$v], bv, ak, 32 * $v); )*
                         const NEXT: usize = $k + 1;
                         let e_next = lane(acc[NEXT / 4], NEXT % 4);
                         let carry = if F {
@@ -110,7 +118,7 @@ macro_rules! kernel {
                         let q = if F { t & MASK } else { t.wrapping_mul(k0) & MASK };
                         let qv = _mm256_set1_epi64x((q_prev as u32) as i64);
                         let mk = mp.add((($k + 3) % 4) * SH);
-                        $( madd!(acc[$v], qv, mk, 32 * $v + if $k == 0 { 32 } else { 0 }); )*
+                        $( $madd!(acc[$v], qv, mk, 32 * $v + if $k == 0 { 32 } else { 0 }); )*
                         e_cur = e_next;
                         q_prev2 = q_prev;
                         q_prev = q;
@@ -118,6 +126,7 @@ macro_rules! kernel {
                     }};
                 }
                 for g in 0..s / 4 {
+                    (ap, mp) = (opaque(ap), opaque(mp));
                     step!(4 * g, 0);
                     step!(4 * g + 1, 1);
                     step!(4 * g + 2, 2);
@@ -127,21 +136,21 @@ macro_rules! kernel {
                 }
                 let i = s & !3;
                 match s % 4 {
-                    0 => finish!(0, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out),
+                    0 => finish!($madd, 0, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out),
                     1 => {
                         step!(i, 0);
-                        finish!(1, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
+                        finish!($madd, 1, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
                     }
                     2 => {
                         step!(i, 0);
                         step!(i + 1, 1);
-                        finish!(2, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
+                        finish!($madd, 2, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
                     }
                     _ => {
                         step!(i, 0);
                         step!(i + 1, 1);
                         step!(i + 2, 2);
-                        finish!(3, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
+                        finish!($madd, 3, acc, [$($v)*], mp, SH, q_prev, s_prev, m0, out)
                     }
                 }
             }
@@ -156,6 +165,16 @@ kernel!(amm12, 12, [0 1 2 3 4 5 6 7 8 9 10 11], [0 1 2 3 4 5 6 7 8 9 10]);
 kernel!(amm13, 13, [0 1 2 3 4 5 6 7 8 9 10 11 12], [0 1 2 3 4 5 6 7 8 9 10 11]);
 kernel!(amm14, 14, [0 1 2 3 4 5 6 7 8 9 10 11 12 13], [0 1 2 3 4 5 6 7 8 9 10 11 12]);
 kernel!(amm15, 15, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14], [0 1 2 3 4 5 6 7 8 9 10 11 12 13]);
+kernel!(amm16, 16, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15], [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14],
+    madd_vl, "avx2,avx512f,avx512vl");
+kernel!(amm17, 17, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16], [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15],
+    madd_vl, "avx2,avx512f,avx512vl");
+kernel!(amm18, 18, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17], [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16],
+    madd_vl, "avx2,avx512f,avx512vl");
+kernel!(amm19, 19, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18], [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17],
+    madd_vl, "avx2,avx512f,avx512vl");
+kernel!(amm20, 20, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19], [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18],
+    madd_vl, "avx2,avx512f,avx512vl");
 
 /// The instance for `v` registers; `friendly` for a modulus with
 /// m = -1 mod 2^28 (k0 = 1), whose chain needs no multiplication by k0.
@@ -179,6 +198,11 @@ fn instance_of<const F: bool>(v: usize) -> Kernel {
         13 => amm13::<F>,
         14 => amm14::<F>,
         15 => amm15::<F>,
+        16 => amm16::<F>,
+        17 => amm17::<F>,
+        18 => amm18::<F>,
+        19 => amm19::<F>,
+        20 => amm20::<F>,
         _ => panic!("no AVX2 kernel for {v} registers"),
     }
 }

@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use super::{Avx2Modulus, MAX_VECTORS, MIN_VECTORS, registers};
+use super::{Avx2Modulus, MAX_VL_VECTORS, MIN_VECTORS, max_vectors, registers};
 use crate::arch::portable28::{self, digits_for_bits};
 use crate::arch::settings::{self, Request};
 
@@ -22,7 +22,7 @@ pub fn pays(bits: usize) -> bool {
     if matches!(settings::request(), Request::Avx2) || !super::super::adx_available() {
         return true;
     }
-    static CHOICE: [OnceLock<bool>; MAX_VECTORS + 1] = [const { OnceLock::new() }; MAX_VECTORS + 1];
+    static CHOICE: [OnceLock<bool>; MAX_VL_VECTORS + 1] = [const { OnceLock::new() }; MAX_VL_VECTORS + 1];
     let v = registers(digits_for_bits(bits));
     *CHOICE[v].get_or_init(|| {
         let (avx2, adx) = calibrate(v);
@@ -31,13 +31,13 @@ pub fn pays(bits: usize) -> bool {
 }
 
 /// The measurement behind [`pays`]: (AVX2 product, ADX squaring)
-/// nanoseconds per call at `v` registers (MIN_VECTORS..=MAX_VECTORS), on a
+/// nanoseconds per call at `v` registers (MIN_VECTORS..=[`max_vectors`]), on a
 /// fixed public modulus of the largest size `v` serves (28 (4 v - 3) - 2
 /// bits, the kernels over m itself, their slowest form at that count): the
 /// best of 5 interleaved runs of 64 calls, each output fed back (640 kernel
 /// calls in all). (0, 0) where either path cannot run.
 pub fn calibrate(v: usize) -> (f64, f64) {
-    if !(MIN_VECTORS..=MAX_VECTORS).contains(&v) || !super::super::adx_available() {
+    if !(MIN_VECTORS..=max_vectors()).contains(&v) || !super::super::adx_available() {
         return (0.0, 0.0);
     }
     let bits = 28 * (4 * v - 3) - 2;

@@ -40,6 +40,31 @@ macro_rules! madd {
     };
 }
 
+/// [`madd!`] for the instances above 15 registers, compiled with AVX-512VL
+/// so that the accumulators may sit in ymm16-ymm31: the same two
+/// instructions, written as intrinsics (the inline assembler takes the
+/// crate's features, not the function's, and refuses those registers). The
+/// kernels hide their operand pointers from the optimiser once a group
+/// ([`opaque`]), so these loads stay in the loop rather than becoming stack
+/// copies.
+macro_rules! madd_vl {
+    ($acc:expr, $x:expr, $p:expr, $off:expr) => {
+        $acc = _mm256_add_epi64(
+            $acc,
+            _mm256_mul_epu32($x, _mm256_load_si256($p.add($off / 8).cast())),
+        )
+    };
+}
+
+/// `p`, as a value the optimiser cannot see through: loads from it may not
+/// be hoisted out of the loop that calls this.
+#[inline(always)]
+fn opaque(mut p: *const u64) -> *const u64 {
+    // SAFETY: an empty asm statement; it only passes the pointer through.
+    unsafe { core::arch::asm!("/* {0} */", inout(reg) p, options(readonly, nostack, preserves_flags)) };
+    p
+}
+
 /// Lane `k` (constant) of a register.
 #[inline(always)]
 fn lane(x: core::arch::x86_64::__m256i, k: usize) -> u64 {
@@ -64,11 +89,11 @@ fn lane(x: core::arch::x86_64::__m256i, k: usize) -> u64 {
 /// cleared), two vector carry rounds (digits below 2^28 + 2^9 after them),
 /// and the result's digits stored into every copy of `out`.
 macro_rules! finish {
-    ($rm:literal, $acc:ident, [$($v:tt)*], $mp:ident, $sh:ident, $q:ident, $t:ident, $m0:ident, $out:ident) => {{
+    ($madd:ident, $rm:literal, $acc:ident, [$($v:tt)*], $mp:ident, $sh:ident, $q:ident, $t:ident, $m0:ident, $out:ident) => {{
         const RM: usize = $rm;
         let qv = _mm256_set1_epi64x(($q as u32) as i64);
         let mk = $mp.add(((RM + 3) % 4) * $sh);
-        $( madd!($acc[$v], qv, mk, 32 * $v + if RM == 0 { 32 } else { 0 }); )*
+        $( $madd!($acc[$v], qv, mk, 32 * $v + if RM == 0 { 32 } else { 0 }); )*
         let carry = $t.wrapping_add($q.wrapping_mul($m0)) >> 28;
         let keep = _mm256_set_epi64x(-1, -((RM < 3) as i64), -((RM < 2) as i64), -((RM < 1) as i64));
         let mut cl = [0i64; 4];
@@ -97,12 +122,12 @@ macro_rules! finish {
 mod amm;
 mod choice;
 
-pub use amm::{MAX_VECTORS, MIN_VECTORS};
+pub use amm::{MAX_VECTORS, MAX_VL_VECTORS, MIN_VECTORS};
 pub use choice::{calibrate, pays};
 
 use zeroize::{Zeroize, Zeroizing};
 
-use super::cpu::Avx2;
+use super::cpu::{Avx2, Avx512};
 use crate::arch::portable28::{self, Modulus28, digits_for_bits};
 use crate::arch::radix::{self, WINDOW, window, windows_for_limbs};
 
@@ -187,6 +212,8 @@ pub struct Avx2Modulus {
     /// Whether the kernels run over k0 m (see [`multiple_of`]).
     friendly: bool,
     token: Avx2,
+    /// Present where the instances above [`MAX_VECTORS`] registers may run.
+    wide: Option<Avx512>,
 }
 
 impl core::fmt::Debug for Avx2Modulus {
@@ -212,6 +239,7 @@ impl Avx2Modulus {
     /// choice by m's bit length, public).
     fn new_over(n: &[u64], multiple: bool) -> Option<Avx2Modulus> {
         let token = super::cpu::avx2()?;
+        let wide = Avx512::get();
         let given = Modulus28::new(n)?;
         if !Self::fits(given.bits) {
             return None;
@@ -237,14 +265,17 @@ impl Avx2Modulus {
             plain,
             friendly,
             token,
+            wide,
         })
     }
 
-    /// Whether a modulus of `bits` bits fits the kernels (811 to 1594 bits:
-    /// the primes of RSA-2048 and RSA-3072). Public.
+    /// Whether a modulus of `bits` bits fits the kernels: 811 to 1594 bits
+    /// (the primes of RSA-2048 and RSA-3072) with AVX2 alone, to 2154 bits
+    /// (RSA-4096's) where AVX-512VL gives the 32 ymm registers the wider
+    /// instances need and the mask does not hide it. Public.
     pub fn fits(bits: usize) -> bool {
         let v = registers(digits_for_bits(bits));
-        bits >= 3 && (MIN_VECTORS..=MAX_VECTORS).contains(&v)
+        bits >= 3 && (MIN_VECTORS..=max_vectors()).contains(&v)
     }
 
     /// The modulus the kernels run over, for differential tests: m, or
@@ -322,8 +353,10 @@ impl Avx2Modulus {
         let n = operand_len(self.v);
         assert!(out.v == self.v && a.v == self.v && b.v == self.v);
         assert!(out.quads.len() * 4 == n && a.quads.len() * 4 == n && b.quads.len() * 4 == n);
+        assert!(self.v <= MAX_VECTORS || self.wide.is_some());
         let kernel = amm::instance(self.v, self.friendly);
-        // SAFETY: the token proves AVX2; every operand has this modulus's
+        // SAFETY: the token proves AVX2, and `wide` AVX-512VL for the
+        // instances above MAX_VECTORS (asserted above); every operand has this modulus's
         // register count and length (checked above), `out` is borrowed
         // mutably so it differs from the others, s = digits() is in
         // 4 v - 6 ..= 4 v - 3 by the choice of v, and the values are below
@@ -423,6 +456,17 @@ impl Avx2 {
 #[target_feature(enable = "avx2")]
 fn gather_with_avx2(out: &mut [u64], table: &[u64], digit: u64, s: usize) {
     crate::arch::gather::gather(out, table, digit, s);
+}
+
+/// The most accumulator registers an instance may use on this CPU:
+/// [`MAX_VL_VECTORS`] where the [`Avx512`] token exists, else
+/// [`MAX_VECTORS`].
+pub fn max_vectors() -> usize {
+    if Avx512::get().is_some() {
+        MAX_VL_VECTORS
+    } else {
+        MAX_VECTORS
+    }
 }
 
 /// Accumulator registers for s digits: the kernels serve s from 4 v - 6 to
