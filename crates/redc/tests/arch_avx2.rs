@@ -38,16 +38,7 @@ fn moduli(rng: &mut StdRng, bits: usize) -> Vec<BigUint> {
 /// Whether the instances above 15 registers may run here (AVX-512VL
 /// present and not masked), from detection independent of the kernels'.
 fn wide() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512vl")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512dq")
-        && {
-            use redc::arch::select::{CpuFeature, cpu_disabled};
-            // `avx2` in the mask implies `avx512`.
-            let off = cpu_disabled();
-            !off.contains(&CpuFeature::Avx512) && !off.contains(&CpuFeature::Avx2)
-        }
+    *common::avx2_prime_bits().end() > 1594
 }
 
 /// The largest digit count the kernels serve here.

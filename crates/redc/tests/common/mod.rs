@@ -192,3 +192,24 @@ pub fn backends() -> &'static [redc::exp::Backend] {
 }
 
 pub mod secrets;
+
+/// The prime sizes the AVX2 family's kernels serve on this CPU, from
+/// detection independent of redc's: 811 to 1594 bits (16 ymm registers),
+/// to 2154 bits where AVX-512F, VL, BW and DQ are present and
+/// `REDC_CPU_DISABLE` hides neither `avx512` nor `avx2` (32 registers).
+pub fn avx2_prime_bits() -> std::ops::RangeInclusive<usize> {
+    #[cfg(target_arch = "x86_64")]
+    let wide = {
+        use redc::arch::select::{CpuFeature, cpu_disabled};
+        let off = cpu_disabled();
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq")
+            && !off.contains(&CpuFeature::Avx512)
+            && !off.contains(&CpuFeature::Avx2)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let wide = false;
+    811..=if wide { 2154 } else { 1594 }
+}
