@@ -42,8 +42,8 @@
 //! where the bias comes from `wn`, whose every position starts at 2^52 - 1
 //! (removed from the result positions at the end).
 //!
-//! Where the groups are written out (up to `STRAIGHT_MAX_NR` registers),
-//! each step's N part is issued after the next step's chain, as the dual
+//! In the register window (up to 6 registers, where the groups are written
+//! out), each step's N part is issued after the next step's chain, as the dual
 //! kernel's squaring does: the bracket of X_{i+1} then takes y_{i-1}'s two
 //! terms at position i + 1, lo(n2 y_{i-1}) + hi(n1 y_{i-1}), from two IFMAs
 //! of its own, instead of reading them from the window after that N part's
@@ -51,9 +51,6 @@
 //! window at position i + 1, which the chain has finished: for i + 1 < d
 //! the position is dropped, and at the last step (i + 1 = d) the chain's
 //! value is not used (only its carry), so position d counts them once.
-//! Where the groups run in a loop (8 and 10 registers) each N part stays in
-//! its own step: there the late order measured slower (docs/PERFORMANCE.md,
-//! "IFMA single-modulus kernel: the N part one step late").
 //!
 //! # Dedicated squaring
 //!
@@ -66,7 +63,7 @@
 //! skipped. A square's A part adds nothing at position i + 1 in step
 //! i + 1 (its terms there have j >= i + 1 > 0), so the chain's bracket
 //! needs no lo(a0 b_{i+1}). Bit for bit the product a a (same Y, same
-//! value); `pow_public` uses it up to `SQR_MAX_NR` registers.
+//! value); `pow_public` squares with it.
 //!
 //! # Bounds
 //!
@@ -114,22 +111,6 @@ mod window;
 /// (moduli up to 4158 bits). Wider moduli take [`WIDE_NR`]'s counts.
 pub const MAX_NR: usize = 10;
 
-/// Up to this register count [`amm_with`] runs its groups written out, not
-/// in a loop, so that the window slides by register renaming rather than
-/// one register move per window register per group (see the dual kernel's
-/// `STRAIGHT_MAX_NR`). At 8 and 10 registers (RSA-3072 and -4096 moduli)
-/// the window spills either way and the loop stays: written out, those
-/// verifications measured much slower (docs/PERFORMANCE.md, "IFMA
-/// single-modulus kernel: groups written out up to 6 registers").
-const STRAIGHT_MAX_NR: usize = 6;
-
-/// Up to this register count [`pow_public`] squares with [`sqr_with`];
-/// above it, where the groups run in a loop and the squaring's lane masks
-/// depend on the loop counter, with the product, which measured faster
-/// there (docs/PERFORMANCE.md, "IFMA single-modulus kernel: dedicated
-/// squaring up to 6 registers").
-const SQR_MAX_NR: usize = STRAIGHT_MAX_NR;
-
 /// From this register count on, the product (and the square) runs the wide
 /// form's schedule ([`wide`]: the quotient chain first, then each register
 /// held across its group's eight steps) rather than the register window,
@@ -138,6 +119,14 @@ const SQR_MAX_NR: usize = STRAIGHT_MAX_NR;
 /// RSA-8192's primes) and slower at 6 (docs/PERFORMANCE.md, "IFMA
 /// single-modulus kernel: the wide form from 7 registers").
 const WIDE_FROM_NR: usize = 7;
+
+/// The register window's register counts (1 to 6) run their groups written
+/// out, not in a loop, so that the window slides by register renaming
+/// rather than one register move per window register per group (see the
+/// dual kernel's `STRAIGHT_MAX_NR`; docs/PERFORMANCE.md, "IFMA
+/// single-modulus kernel: groups written out up to 6 registers"), with its
+/// dedicated squaring ("dedicated squaring up to 6 registers").
+const WINDOW_MAX_NR: usize = WIDE_FROM_NR - 1;
 
 /// Window slots: NR + 1 accumulator registers (one spare keeps the slide in bounds).
 const W: usize = MAX_NR + 2;
@@ -350,11 +339,11 @@ struct State {
 /// One step i = 8 g + S (S a literal, so every register index is static).
 /// `$sqr`: the dedicated squaring (`$b` is `a`), whose A part adds only
 /// a_j a_i with j >= i (module documentation, "Dedicated squaring").
-/// `$late`: issue step i - 1's N part after this chain (`$PS`, `$POFF`:
-/// that part's step in its group and slot offset, for `n_part!`), not
-/// this step's own N part in it (module documentation, "Schedule").
+/// Step i - 1's N part is issued after this chain (`$PS`, `$POFF`: that
+/// part's step in its group and slot offset, for `n_part!`), not this
+/// step's own N part in it (module documentation, "Schedule").
 macro_rules! step {
-    ($S:literal, $PS:literal, $POFF:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr, $sqr:expr, $late:expr) => {{
+    ($S:literal, $PS:literal, $POFF:literal, $g:expr, $st:ident, $ash:ident, $b:expr, $m:expr, $nr:expr, $sqr:expr) => {{
         const S: usize = $S;
         let i = 8 * $g + S;
         let bi = bcast!($b, i);
@@ -416,18 +405,16 @@ macro_rules! step {
         let reg = _mm512_add_epi64(wa, $st.wn[SLOT]);
         let zero = _mm512_setzero_si512();
         let mut rb = _mm512_permutexvar_epi64(_mm512_set1_epi64(LANE), reg);
-        if $late {
-            // Step i - 1's N part comes after this chain, so its two terms at
-            // position i + 1, lo(n2 y_{i-1}) + hi(n1 y_{i-1}), come here from
-            // IFMAs of their own, which wait on y_{i-1} only (module
-            // documentation, "Schedule").
-            let prev = _mm512_madd52hi_epu64(
-                _mm512_madd52lo_epu64(zero, $st.n2, $st.y_prev),
-                $st.n1,
-                $st.y_prev,
-            );
-            rb = _mm512_add_epi64(rb, prev);
-        }
+        // Step i - 1's N part comes after this chain, so its two terms at
+        // position i + 1, lo(n2 y_{i-1}) + hi(n1 y_{i-1}), come here from
+        // IFMAs of their own, which wait on y_{i-1} only (module
+        // documentation, "Schedule").
+        let prev = _mm512_madd52hi_epu64(
+            _mm512_madd52lo_epu64(zero, $st.n2, $st.y_prev),
+            $st.n1,
+            $st.y_prev,
+        );
+        rb = _mm512_add_epi64(rb, prev);
         // Step i + 1's A part at position i + 1: lo(a0 b_{i+1}) in a product;
         // none in a square (its terms there have j >= i + 1 > 0).
         if !$sqr && i + 1 < 8 * $nr {
@@ -437,9 +424,7 @@ macro_rules! step {
             _mm512_madd52lo_epu64(rb, $st.n1, y),
             _mm512_madd52hi_epu64(c, $st.n0, y),
         );
-        if !$late {
-            n_part!($S, 7, 0, $st, y, $m, $nr);
-        } else if $g > 0 || S > 0 {
+        if $g > 0 || S > 0 {
             // Step i - 1's N part: ($PS, $POFF) = (S - 1, 0), or for S = 0
             // the previous group's last step, (7, -1): one slot down since
             // the window slid. None before step 0.
@@ -489,8 +474,10 @@ fn amm_with<const NR: usize>(
     }
 }
 
-/// `out = amm(a, a)` by the dedicated squaring (module documentation), with
-/// the caller's scratch rows as [`amm_with`]. Bit for bit [`amm_with`]`(a, a)`.
+/// `out = amm(a, a)`, with the caller's scratch rows as [`amm_with`]: the
+/// dedicated squaring (module documentation) in the register window, the
+/// wide form's product from [`WIDE_FROM_NR`] registers. Bit for bit
+/// [`amm_with`]`(a, a)`.
 ///
 /// # Safety
 /// Call only where AVX-512F and AVX-512IFMA are available.
@@ -548,10 +535,8 @@ fn amm_any<const NR: usize, const SQR: bool>(
     m: &SingleMod<NR>,
     scratch: &mut AScratch<NR>,
 ) {
-    assert!(NR <= MAX_NR);
-    // Each step's N part issued after the next step's chain, where the
-    // groups are written out (module documentation, "Schedule").
-    let late = NR <= STRAIGHT_MAX_NR;
+    // The wide form serves the larger counts (`amm_with`, `sqr_with`).
+    assert!(NR <= WINDOW_MAX_NR);
     let zero = _mm512_setzero_si512();
     let bias = _mm512_set1_epi64(MASK as i64);
     fill_rows(a, scratch);
@@ -577,14 +562,14 @@ fn amm_any<const NR: usize, const SQR: bool>(
             // out of the loop they are copied to the stack on every product (3.5 KiB at
             // 40 digits).
             let m = super::opaque(m, g);
-            step!(0, 7, -1, g, st, ash, b, m, NR, SQR, late);
-            step!(1, 0, 0, g, st, ash, b, m, NR, SQR, late);
-            step!(2, 1, 0, g, st, ash, b, m, NR, SQR, late);
-            step!(3, 2, 0, g, st, ash, b, m, NR, SQR, late);
-            step!(4, 3, 0, g, st, ash, b, m, NR, SQR, late);
-            step!(5, 4, 0, g, st, ash, b, m, NR, SQR, late);
-            step!(6, 5, 0, g, st, ash, b, m, NR, SQR, late);
-            step!(7, 6, 0, g, st, ash, b, m, NR, SQR, late);
+            step!(0, 7, -1, g, st, ash, b, m, NR, SQR);
+            step!(1, 0, 0, g, st, ash, b, m, NR, SQR);
+            step!(2, 1, 0, g, st, ash, b, m, NR, SQR);
+            step!(3, 2, 0, g, st, ash, b, m, NR, SQR);
+            step!(4, 3, 0, g, st, ash, b, m, NR, SQR);
+            step!(5, 4, 0, g, st, ash, b, m, NR, SQR);
+            step!(6, 5, 0, g, st, ash, b, m, NR, SQR);
+            step!(7, 6, 0, g, st, ash, b, m, NR, SQR);
             for r in 0..NR {
                 st.wa[r] = st.wa[r + 1];
                 st.wn[r] = st.wn[r + 1];
@@ -593,28 +578,20 @@ fn amm_any<const NR: usize, const SQR: bool>(
             st.wn[NR] = st.bias;
         }};
     }
-    if NR <= STRAIGHT_MAX_NR {
-        // Written out: the slide is register renaming, not moves.
-        macro_rules! straight {
-            ($($g:literal)*) => {{
-                $(
-                    if $g < NR {
-                        group!($g);
-                    }
-                )*
-            }};
-        }
-        straight!(0 1 2 3 4 5);
-    } else {
-        for g in 0..NR {
-            group!(g);
-        }
+    // Written out: the slide is register renaming, not moves.
+    macro_rules! straight {
+        ($($g:literal)*) => {{
+            $(
+                if $g < NR {
+                    group!($g);
+                }
+            )*
+        }};
     }
-    if late {
-        // The last step's N part (the window has slid past its group).
-        let m_last = super::opaque(m, NR);
-        n_part!(7, 7, -1, st, st.y_prev, m_last, NR);
-    }
+    straight!(0 1 2 3 4 5);
+    // The last step's N part (the window has slid past its group).
+    let m_last = super::opaque(m, NR);
+    n_part!(7, 7, -1, st, st.y_prev, m_last, NR);
     // Positions d..2d-1 without the bias, plus the carry out of position d - 1.
     let mut res = [zero; MAX_NR];
     for r in 0..NR {
@@ -724,11 +701,7 @@ fn pow_public_in<const NR: usize>(
         *x = *bm;
     }
     for i in (0..bits.saturating_sub(1)).rev() {
-        if NR <= SQR_MAX_NR {
-            sqr_with(y, x, m, scratch);
-        } else {
-            amm_with(y, x, x, m, scratch);
-        }
+        sqr_with(y, x, m, scratch);
         if (exp[i / 64] >> (i % 64)) & 1 == 1 {
             amm_with(x, y, bm, m, scratch);
         } else {

@@ -26,7 +26,7 @@ use zeroize::Zeroize;
 
 use crate::arch::portable52::{self, WINDOW};
 
-use super::{AScratch, Digits, SQR_MAX_NR, SingleMod, amm_with, sqr_with};
+use super::{AScratch, Digits, SingleMod, amm_with, sqr_with};
 use crate::arch::x86_64::cpu::Ifma;
 
 /// Constant-time table read: every entry is loaded, and the lanes keep
@@ -48,22 +48,6 @@ fn gather<const NR: usize>(out: &mut Digits<NR>, table: &[Digits<NR>], w: u64) {
     for r in 0..NR {
         // SAFETY: the row is 64 bytes inside a 64-byte aligned `Digits`.
         unsafe { _mm512_store_si512(out.0[r].as_mut_ptr().cast(), acc[r]) };
-    }
-}
-
-/// `out = amm(a, a)`: the dedicated squaring where it measured faster (up
-/// to `SQR_MAX_NR` registers), the product elsewhere (see `pow_public`).
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn square<const NR: usize>(
-    out: &mut Digits<NR>,
-    a: &Digits<NR>,
-    m: &SingleMod<NR>,
-    scratch: &mut AScratch<NR>,
-) {
-    if NR <= SQR_MAX_NR {
-        sqr_with(out, a, m, scratch);
-    } else {
-        amm_with(out, a, a, m, scratch);
     }
 }
 
@@ -110,7 +94,7 @@ fn pow_secret<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]
     for k in 2..(1 << WINDOW) {
         let (done, rest) = table.split_at_mut(k);
         if k % 2 == 0 {
-            square(&mut rest[0], &done[k / 2], m, scratch);
+            sqr_with(&mut rest[0], &done[k / 2], m, scratch);
         } else {
             amm_with(&mut rest[0], &done[k - 1], &done[1], m, scratch);
         }
@@ -119,11 +103,11 @@ fn pow_secret<const NR: usize>(m: &SingleMod<NR>, base: &Digits<NR>, exp: &[u64]
     gather(x, &table, portable52::window(exp, (nw - 1) * WINDOW) as u64);
     for w in (0..nw - 1).rev() {
         for _ in 0..WINDOW / 2 {
-            square(y, x, m, scratch);
-            square(x, y, m, scratch);
+            sqr_with(y, x, m, scratch);
+            sqr_with(x, y, m, scratch);
         }
         // WINDOW is odd: the last squaring lands in y.
-        square(y, x, m, scratch);
+        sqr_with(y, x, m, scratch);
         gather(g, &table, portable52::window(exp, w * WINDOW) as u64);
         amm_with(x, y, g, m, scratch);
     }
