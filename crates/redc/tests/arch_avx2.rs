@@ -43,7 +43,7 @@ fn wide() -> bool {
 
 /// The largest digit count the kernels serve here.
 fn max_digits() -> usize {
-    if wide() { 77 } else { 57 }
+    portable28::digits_for_bits(*common::avx2_prime_bits().end())
 }
 
 /// Bit sizes that reach every digit count s the kernels serve at both ends

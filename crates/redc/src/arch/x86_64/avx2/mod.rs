@@ -41,13 +41,14 @@ macro_rules! madd {
 }
 
 /// [`madd!`] for the instances above 15 registers, compiled with AVX-512VL
-/// so that the accumulators may sit in ymm16-ymm31: the first 14 window
-/// registers through [`madd!`] itself (VEX asm, ymm0-ymm15), the others
-/// through the same two instructions written as intrinsics (the inline
-/// assembler takes the crate's features, not the function's, and refuses
-/// the upper registers). The split measured 7-12% faster than intrinsics
-/// for every register (docs/PERFORMANCE.md, "AVX2 family: 32 ymm registers
-/// under AVX-512VL, not zmm"). The kernels hide their operand pointers from
+/// so that the accumulators may sit in ymm16-ymm31: products read from
+/// below offset 448 (the first 14 registers' span of an operand copy)
+/// through [`madd!`] itself (VEX asm, ymm0-ymm15), the others through the
+/// same two instructions written as intrinsics (the inline assembler takes
+/// the crate's features, not the function's, and refuses the upper
+/// registers). The split measured faster than intrinsics throughout
+/// (docs/PERFORMANCE.md, "AVX2 family: 32 ymm registers under AVX-512VL,
+/// not zmm"). The kernels hide their operand pointers from
 /// the optimiser once a group ([`opaque`]), so the loads stay in the loop
 /// rather than becoming stack copies.
 macro_rules! madd_vl {
@@ -363,8 +364,8 @@ impl Avx2Modulus {
         assert!(self.v <= MAX_VECTORS || self.wide.is_some());
         let kernel = amm::instance(self.v, self.friendly);
         // SAFETY: the token proves AVX2, and `wide` AVX-512VL for the
-        // instances above MAX_VECTORS (asserted above); every operand has this modulus's
-        // register count and length (checked above), `out` is borrowed
+        // instances above MAX_VECTORS (asserted above); every operand has
+        // this modulus's register count and length (checked above), `out` is borrowed
         // mutably so it differs from the others, s = digits() is in
         // 4 v - 6 ..= 4 v - 3 by the choice of v, and the values are below
         // 2m with redundant digits below 2^28 + 2^9 (every operand comes from
