@@ -110,6 +110,7 @@ mod bench {
             limbs(&rng.gen_biguint_below(&np), s),
             limbs(&rng.gen_biguint_below(&nq), s),
         );
+        let f = key.factor(&fp, &fq);
         let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
         let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
         for dedicated in [true, false] {
@@ -122,7 +123,7 @@ mod bench {
                                 x86::Input::Halves(&bp, &bq),
                                 &ep,
                                 &eq,
-                                Some((&fp, &fq)),
+                                Some(&f),
                                 x86::Choices {
                                     dedicated,
                                     pipelined,
@@ -157,13 +158,14 @@ mod bench {
             let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let pipelined = key.pipelined();
+            let f = key.factor(&b[2], &b[3]);
             let t = time(15, 20, |n| {
                 for _ in 0..n {
                     black_box(key.pow_secret_chosen(
                         x86::Input::Halves(&b[0], &b[1]),
                         &ep,
                         &eq,
-                        Some((&b[2], &b[3])),
+                        Some(&f),
                         x86::Choices {
                             dedicated: true,
                             pipelined,
@@ -224,6 +226,7 @@ mod bench {
                 limbs(&rng.gen_biguint_below(&nq), s),
             );
             let one = limbs(&BigUint::one(), s);
+            let one = key.factor(&one, &one);
             let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let mut best = [f64::MAX; 2];
@@ -235,7 +238,7 @@ mod bench {
                                 x86::Input::Halves(&bp, &bq),
                                 &ep,
                                 &eq,
-                                Some((&one, &one)),
+                                Some(&one),
                                 x86::Choices {
                                     dedicated: true,
                                     pipelined: false,

@@ -523,7 +523,8 @@ fn dual_key_wide_input_matches_bigint() {
                 limbs(&(x * &fq % &nq).modpow(&big(&eq), &nq), s),
             );
             let (xl, fpl, fql) = (limbs(x, sn), limbs(&fp, s), limbs(&fq, s));
-            let got = key.pow_secret_blinded_wide(&xl, &fpl, &ep, &fql, &eq);
+            let f = key.factor(&fpl, &fql);
+            let got = key.pow_secret_blinded_wide(&xl, &f, &ep, &eq);
             assert_eq!(got.is_some(), fits, "{b} bits: wide input accepted");
             if let Some(got) = got {
                 assert_eq!(got, want, "{b} bits, x = {x:x}");
@@ -535,8 +536,7 @@ fn dual_key_wide_input_matches_bigint() {
                         pipelined,
                         ..key.choices()
                     };
-                    let got =
-                        key.pow_secret_chosen(x86::Input::Wide(&xl), &ep, &eq, Some((&fpl, &fql)), choices);
+                    let got = key.pow_secret_chosen(x86::Input::Wide(&xl), &ep, &eq, Some(&f), choices);
                     assert_eq!(got.is_some(), fits, "{b} bits, pipelined {pipelined}: accepted");
                     if let Some(got) = got {
                         assert_eq!(
@@ -597,6 +597,7 @@ fn dual_key_both_squarings_match_bigint() {
             _ => {}
         }
         let one = limbs(&BigUint::one(), s);
+        let one = key.factor(&one, &one);
         // Both forms of the quotient chain (xmm runs the plain form only).
         for dedicated in [true, false] {
             for (pipelined, xmm) in [(true, false), (false, false), (false, true)] {
@@ -605,13 +606,8 @@ fn dual_key_both_squarings_match_bigint() {
                     pipelined,
                     xmm,
                 };
-                let got = key.pow_secret_chosen(
-                    x86::Input::Halves(&bpl, &bql),
-                    &ep,
-                    &eq,
-                    Some((&one, &one)),
-                    choices,
-                );
+                let got =
+                    key.pow_secret_chosen(x86::Input::Halves(&bpl, &bql), &ep, &eq, Some(&one), choices);
                 assert_eq!(
                     got,
                     Some(want.clone()),
@@ -626,14 +622,8 @@ fn dual_key_both_squarings_match_bigint() {
             (&np - 1u8, &nq - 1u8),
             (rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq)),
         ] {
-            let got = key.pow_secret_blinded(
-                &limbs(&bp, s),
-                &limbs(&fp, s),
-                &ep,
-                &limbs(&bq, s),
-                &limbs(&fq, s),
-                &eq,
-            );
+            let f = key.factor(&limbs(&fp, s), &limbs(&fq, s));
+            let got = key.pow_secret_blinded(&limbs(&bp, s), &limbs(&bq, s), &f, &ep, &eq);
             let want = (
                 limbs(&(&bp * &fp % &np).modpow(&big(&ep), &np), s),
                 limbs(&(&bq * &fq % &nq).modpow(&big(&eq), &nq), s),

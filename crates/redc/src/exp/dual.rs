@@ -78,32 +78,55 @@ impl DualEngine {
         )
     }
 
+    /// A blinding factor's residues (`fp < p`, `fq < q`, in each engine's
+    /// limb count) prepared once for the exponentiations it blinds: in the
+    /// dual kernel's own form where that kernel runs (f R^2 and f R^3 per
+    /// half, so that a signature neither converts nor multiplies it again),
+    /// else as copies. Constant time in the factor's value.
+    pub fn factor(&self, fp: &[u64], fq: &[u64]) -> Factor {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = &self.tables {
+            return Factor(FactorForm::Dual(t.factor(fp, fq)));
+        }
+        Factor(FactorForm::Plain(
+            zeroize::Zeroizing::new(fp.to_vec()),
+            zeroize::Zeroizing::new(fq.to_vec()),
+        ))
+    }
+
     /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`: [`DualEngine::pow_secret`] of
-    /// the bases times the factors (blinding factors; `fp < p`, `fq < q`, in
-    /// each engine's limb count). The dual kernel takes the factors inside
-    /// the exponentiation, in the product that enters the Montgomery
-    /// domain; the other engines multiply first (a Montgomery product by
-    /// x R gives x f).
+    /// the bases times a factor f from [`DualEngine::factor`] on this pair
+    /// (a blinding factor). The dual kernel takes f inside the
+    /// exponentiation, in the product that enters the Montgomery domain;
+    /// the other engines multiply first (a Montgomery product by x R gives
+    /// x f).
     ///
     /// ```
     /// use redc::exp::{DualEngine, MontEngine};
     /// let pair = DualEngine::new(MontEngine::new(&[241]).unwrap(), MontEngine::new(&[251]).unwrap());
     /// // (7 * 3)^5 mod 241 and (9 * 4)^2 mod 251.
-    /// assert_eq!(pair.pow_secret_blinded(&[7], &[3], &[5], &[9], &[4], &[2]), (vec![21u64.pow(5) % 241], vec![36 * 36 % 251]));
+    /// let f = pair.factor(&[3], &[4]);
+    /// assert_eq!(pair.pow_secret_blinded(&[7], &[9], &f, &[5], &[2]), (vec![21u64.pow(5) % 241], vec![36 * 36 % 251]));
     /// ```
     pub fn pow_secret_blinded(
         &self,
         bp: &[u64],
-        fp: &[u64],
-        ep: &[u64],
         bq: &[u64],
-        fq: &[u64],
+        f: &Factor,
+        ep: &[u64],
         eq: &[u64],
     ) -> (Vec<u64>, Vec<u64>) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = &self.tables {
-            return t.pow_secret_blinded(bp, fp, ep, bq, fq, eq);
-        }
+        let (fp, fq) = match &f.0 {
+            #[cfg(target_arch = "x86_64")]
+            FactorForm::Dual(k) => {
+                let t = self
+                    .tables
+                    .as_ref()
+                    .expect("a dual factor comes from this pair's tables");
+                return t.pow_secret_blinded(bp, bq, k, ep, eq);
+            }
+            FactorForm::Plain(fp, fq) => (fp, fq),
+        };
         let times = |e: &MontEngine, x: &[u64], f: &[u64]| {
             let mut ws = e.workspace();
             let xr = zeroize::Zeroizing::new(e.to_mont(x, &mut ws));
@@ -121,22 +144,23 @@ impl DualEngine {
     /// As [`DualEngine::pow_secret_blinded`] with the base given once, as
     /// `x < p q` not yet reduced into p and q: the IFMA kernel reduces it on
     /// entry (`DualKey::pow_secret_blinded_wide`). None where that path does
-    /// not run (no IFMA tables for this pair, or primes without the margin it
-    /// needs): the caller reduces x itself then.
+    /// not run (a factor not in the dual kernel's form, or primes without
+    /// the margin it needs): the caller reduces x itself then.
     pub fn pow_secret_blinded_wide(
         &self,
         x: &[u64],
-        fp: &[u64],
+        f: &Factor,
         ep: &[u64],
-        fq: &[u64],
         eq: &[u64],
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(t) = &self.tables {
-            return t.pow_secret_blinded_wide(x, fp, ep, fq, eq);
+        match &f.0 {
+            #[cfg(target_arch = "x86_64")]
+            FactorForm::Dual(k) => self.tables.as_ref()?.pow_secret_blinded_wide(x, k, ep, eq),
+            FactorForm::Plain(..) => {
+                let _ = (x, ep, eq);
+                None
+            }
         }
-        let _ = (x, fp, ep, fq, eq);
-        None
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC `exp`: variable time in
@@ -161,4 +185,23 @@ impl DualEngine {
             self.q.pow_public_reduced(bq, exp),
         )
     }
+}
+
+/// A blinding factor prepared by [`DualEngine::factor`] for that pair's
+/// blinded exponentiations. Secret: wiped on drop, `Debug` prints nothing
+/// of it.
+pub struct Factor(FactorForm);
+
+impl core::fmt::Debug for Factor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Factor").finish_non_exhaustive()
+    }
+}
+
+enum FactorForm {
+    /// The dual kernel's form (its tables made it).
+    #[cfg(target_arch = "x86_64")]
+    Dual(crate::arch::x86_64::DualFactor),
+    /// (f mod p, f mod q), plain, for the per-half engines.
+    Plain(zeroize::Zeroizing<Vec<u64>>, zeroize::Zeroizing<Vec<u64>>),
 }

@@ -19,7 +19,7 @@ mod kernels;
 pub mod sliding;
 pub mod window;
 
-pub use dual::DualEngine;
+pub use dual::{DualEngine, Factor};
 pub use kernels::{Exponentiation, Kernels, Scalar};
 
 use crate::error::Error;

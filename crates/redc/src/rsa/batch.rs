@@ -281,7 +281,7 @@ fn run_group<R: CryptoRng + ?Sized>(
     }
     #[cfg(target_arch = "x86_64")]
     {
-        let lanes: Vec<(&super::crt::Crt, &[u64], &super::crt::Halves)> = blinded
+        let lanes: Vec<(&super::crt::Crt, &[u64], &super::crt::BlindFactor)> = blinded
             .iter()
             .map(|(i, c, b)| (ops[*i].0.crt(), &c[..], &b.re))
             .collect();

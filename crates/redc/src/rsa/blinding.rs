@@ -39,7 +39,9 @@
 //!
 //! Cost per operation: r mod p and mod q, r^e (17 half-size products per
 //! prime for e = 65537; four r per run of the eight-lane kernel where it
-//! runs), the walk (where the eight-lane
+//! runs), r^e's form for the dual kernel where it runs (two radix
+//! conversions and three dual products: [`Crt::blind_factor`], which takes
+//! them off the signature), the walk (where the eight-lane
 //! kernel runs n, RSA-2048 and below: eight chains at once, five eight-lane
 //! products per value and the eight chains' totals through the scalar walk;
 //! else three radix-2^64 products per value), and 1/B of a private
@@ -50,7 +52,7 @@
 //! lanes, B up to 128".
 
 use super::Error;
-use super::crt::{Crt, Halves, Secret};
+use super::crt::{BlindFactor, Crt, Halves, Secret};
 use super::fermat::minus_two;
 use super::public::RsaPublicKey;
 use crate::limb;
@@ -101,10 +103,11 @@ impl BlindingKey<'_> {
 /// Pairs made by a key's first, second and every later refill.
 const REFILLS: [usize; 3] = [8, 32, 128];
 
-/// One blinding pair: r^e as its residues (r^e mod p, r^e mod q), plain,
-/// and r^-1 R mod n in n's Montgomery form.
+/// One blinding pair: r^e as its residues (r^e mod p, r^e mod q), plain and
+/// prepared for the key's dual engine ([`BlindFactor`]), and r^-1 R mod n
+/// in n's Montgomery form.
 pub(crate) struct Blind {
-    pub(crate) re: Halves,
+    pub(crate) re: BlindFactor,
     pub(crate) unblind: Secret,
 }
 
@@ -218,7 +221,10 @@ fn make_pairs<R: CryptoRng + ?Sized>(
     Ok(powers
         .into_iter()
         .zip(unblinds)
-        .map(|(re, unblind)| Blind { re, unblind })
+        .map(|(re, unblind)| Blind {
+            re: crt.blind_factor(re),
+            unblind,
+        })
         .rev()
         .collect())
 }
@@ -357,7 +363,7 @@ mod tests {
             if empty {
                 sizes.push(pool.lock().unwrap().pairs.len() + 1);
             }
-            let (rep, req) = (big(blind.re.0.limbs()), big(blind.re.1.limbs()));
+            let (rep, req) = (big(blind.re.halves.0.limbs()), big(blind.re.halves.1.limbs()));
             assert!(rep < p && req < q);
             let rinv = big(&blind.unblind) * &r_inv % &n;
             let rinv_e = rinv.modpow(&e, &n);

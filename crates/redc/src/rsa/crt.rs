@@ -40,7 +40,7 @@ use super::Error;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::portable52::Modulus52;
 use crate::ct::Mask;
-use crate::exp::{DualEngine, MontEngine};
+use crate::exp::{DualEngine, Factor, MontEngine};
 use crate::limb;
 use crate::nat;
 use zeroize::{Zeroize, Zeroizing};
@@ -86,6 +86,18 @@ impl<M, E> Clone for Elem<M, E> {
 
 /// Both halves of one value: (m mod p, m mod q).
 pub(crate) type Halves = (Elem<P, Plain>, Elem<Q, Plain>);
+
+/// A blinding factor f = r^e as the private exponentiations take it, made
+/// once with its pair ([`Crt::blind_factor`]): its residues, plain (the
+/// eight-lane batch path takes those), and f prepared for the key's dual
+/// engine ([`DualEngine::factor`]: on the dual kernel, f R^2 and f R^3 in
+/// its radix, so a signature neither converts nor multiplies f).
+pub(crate) struct BlindFactor {
+    /// Read by the eight-lane batch path (x86-64) and the tests.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) halves: Halves,
+    prepared: Factor,
+}
 
 /// The CRT parameters of a key with their per-key arithmetic; see the
 /// module documentation.
@@ -205,30 +217,33 @@ impl Crt {
         (Elem::new(yp), Elem::new(yq))
     }
 
+    /// The blinding factor with residues `f` (below p and q), prepared for
+    /// this key's dual engine once (see [`BlindFactor`]).
+    pub(crate) fn blind_factor(&self, f: Halves) -> BlindFactor {
+        let prepared = self.engines.factor(f.0.limbs(), f.1.limbs());
+        BlindFactor { halves: f, prepared }
+    }
+
     /// `((x f_p)^dP mod p, (x f_q)^dQ mod q)` for `x < n` and a blinding
-    /// factor's residues f = (f_p, f_q): the private exponentiations of the
-    /// blinded input x f mod n, with the blinding inside the kernel's entry
-    /// into the Montgomery domain ([`DualEngine::pow_secret_blinded`]). On
-    /// the IFMA kernel x itself enters too, unreduced (x = lo + hi R, two
-    /// entry products: [`DualEngine::pow_secret_blinded_wide`]); elsewhere
-    /// it is reduced into p and q first.
-    pub(crate) fn pow_private_blinded(&self, x: &[u64], f: &Halves) -> Halves {
+    /// factor f from [`Crt::blind_factor`] on this key: the private
+    /// exponentiations of the blinded input x f mod n, with the blinding
+    /// inside the kernel's entry into the Montgomery domain
+    /// ([`DualEngine::pow_secret_blinded`]). On the IFMA kernel x itself
+    /// enters too, unreduced (x = lo + hi R, two entry products:
+    /// [`DualEngine::pow_secret_blinded_wide`]); elsewhere it is reduced
+    /// into p and q first.
+    pub(crate) fn pow_private_blinded(&self, x: &[u64], f: &BlindFactor) -> Halves {
         // The IFMA kernel takes x whole and reduces it in its entry products.
-        if let Some((mp, mq)) =
-            self.engines
-                .pow_secret_blinded_wide(x, f.0.limbs(), &self.dp, f.1.limbs(), &self.dq)
+        if let Some((mp, mq)) = self
+            .engines
+            .pow_secret_blinded_wide(x, &f.prepared, &self.dp, &self.dq)
         {
             return (Elem::new(mp), Elem::new(mq));
         }
         let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
-        let (mp, mq) = self.engines.pow_secret_blinded(
-            xp.limbs(),
-            f.0.limbs(),
-            &self.dp,
-            xq.limbs(),
-            f.1.limbs(),
-            &self.dq,
-        );
+        let (mp, mq) =
+            self.engines
+                .pow_secret_blinded(xp.limbs(), xq.limbs(), &f.prepared, &self.dp, &self.dq);
         (Elem::new(mp), Elem::new(mq))
     }
 
@@ -251,7 +266,7 @@ impl Crt {
     /// every lane's base, exponent and prime; the exponents' limb counts
     /// (public) are zero-extended to the longest.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn pow_private_mb8(ops: &[(&Crt, &[u64], &Halves)]) -> Option<Vec<Halves>> {
+    pub(crate) fn pow_private_mb8(ops: &[(&Crt, &[u64], &BlindFactor)]) -> Option<Vec<Halves>> {
         let width = ops.iter().map(|(c, _, _)| c.dp.len().max(c.dq.len())).max()?;
         let padded = |e: &[u64]| {
             let mut v = Zeroizing::new(vec![0u64; width]);
@@ -267,8 +282,8 @@ impl Crt {
             let (crt, _, f) = ops[if k < ops.len() { k } else { 0 }];
             exps.push(padded(&crt.dp));
             exps.push(padded(&crt.dq));
-            factors.push(f.0.limbs());
-            factors.push(f.1.limbs());
+            factors.push(f.halves.0.limbs());
+            factors.push(f.halves.1.limbs());
         }
         let reduced: Vec<Halves> = ops
             .iter()

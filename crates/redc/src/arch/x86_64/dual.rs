@@ -97,61 +97,69 @@ impl DualKey {
         }
     }
 
-    /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`, as [`DualKey::pow_secret`]: the
-    /// factors (blinding factors, `fp < p`, `fq < q`, each in its prime's
-    /// limb count) enter the bases inside the kernel, in the product that
-    /// puts each base in the Montgomery domain, at the cost of two dual
-    /// products (f R, f R^2) instead of a product mod n before the run.
+    /// A blinding factor's residues (`fp < p`, `fq < q`, each in its
+    /// prime's limb count) in this kernel's form, made once per factor so
+    /// that the exponentiation it blinds takes it without converting or
+    /// multiplying it again: f R^2 and f R^3 per half ([`DualFactor`]).
+    /// Costs two radix conversions and three dual products. Constant time
+    /// in the factor's value.
+    pub fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor {
+        self.tables.factor(fp, fq)
+    }
+
+    /// `((bp f_p)^ep mod p, (bq f_q)^eq mod q)`, as [`DualKey::pow_secret`],
+    /// for a factor f from [`DualKey::factor`] on this key (a blinding
+    /// factor): f enters the bases inside the kernel, in the product that
+    /// puts each base in the Montgomery domain (amm(b, f R^2) = b f R).
+    /// Panics for a factor made for another register count.
     pub fn pow_secret_blinded(
         &self,
         bp: &[u64],
-        fp: &[u64],
-        ep: &[u64],
         bq: &[u64],
-        fq: &[u64],
+        f: &DualFactor,
+        ep: &[u64],
         eq: &[u64],
     ) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(Input::Halves(bp, bq), ep, eq, Some((fp, fq)), self.choices())
+            .pow_secret(Input::Halves(bp, bq), ep, eq, Some(f), self.choices())
             .expect("halves are always accepted")
     }
 
     /// As [`DualKey::pow_secret_blinded`] with the input x < p q not yet
     /// reduced (n's limbs): x = x_lo + x_hi R (R = 2^(52 d)), so x f R =
-    /// amm(x_lo, f R^2) + amm(x_hi, f R^3) mod each prime, three dual
-    /// products (f R^3 included) in place of the reductions of x into p and
-    /// q. None where the primes leave less margin in their digit count than
-    /// this needs (5 bits plain, 109 pipelined: see `ifma::pow_dual` on its
-    /// first entry); RSA-2048, -3072 and -4096 primes have it. Panics if x
-    /// has bits at or above 2^(104 d - 10) (x < p q never has).
+    /// amm(x_lo, f R^2) + amm(x_hi, f R^3) mod each prime, two dual
+    /// products in place of the reductions of x into p and q. None where
+    /// the primes leave less margin in their digit count than this needs
+    /// (5 bits plain, 109 pipelined: see `ifma::pow_dual` on its first
+    /// entry); RSA-2048, -3072 and -4096 primes have it. Panics if x has
+    /// bits at or above 2^(104 d - 10) (x < p q never has).
     pub fn pow_secret_blinded_wide(
         &self,
         x: &[u64],
-        fp: &[u64],
+        f: &DualFactor,
         ep: &[u64],
-        fq: &[u64],
         eq: &[u64],
     ) -> Option<(Vec<u64>, Vec<u64>)> {
         self.tables
-            .pow_secret(Input::Wide(x), ep, eq, Some((fp, fq)), self.choices())
+            .pow_secret(Input::Wide(x), ep, eq, Some(f), self.choices())
     }
 
-    /// The secret exponentiation of [`DualKey::pow_secret`] (no `factors`),
-    /// [`DualKey::pow_secret_blinded`] (`factors` = (fp, fq), with
-    /// `Input::Halves`) or [`DualKey::pow_secret_blinded_wide`] (with
-    /// `Input::Wide`), run with the kernel `choices` the caller makes
-    /// (every candidate runs on any IFMA CPU, bit for bit the same result):
-    /// for the tests that compare them and the benchmarks that choose.
-    /// None only for an `Input::Wide` the primes' sizes leave no room for.
+    /// The secret exponentiation of [`DualKey::pow_secret`] (no `factor`),
+    /// [`DualKey::pow_secret_blinded`] (a factor, with `Input::Halves`) or
+    /// [`DualKey::pow_secret_blinded_wide`] (with `Input::Wide`), run with the
+    /// kernel `choices` the caller makes (every candidate runs on any IFMA
+    /// CPU, bit for bit the same result): for the tests that compare them
+    /// and the benchmarks that choose. None only for an `Input::Wide` the
+    /// primes' sizes leave no room for.
     pub fn pow_secret_chosen(
         &self,
         input: Input<'_>,
         ep: &[u64],
         eq: &[u64],
-        factors: Option<(&[u64], &[u64])>,
+        factor: Option<&DualFactor>,
         choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        self.tables.pow_secret(input, ep, eq, factors, choices)
+        self.tables.pow_secret(input, ep, eq, factor, choices)
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
@@ -187,20 +195,50 @@ pub enum Input<'a> {
     Wide(&'a [u64]),
 }
 
+/// A blinding factor in the dual kernel's form ([`DualKey::factor`]): the
+/// interleaved radix-2^52 digits of f R^2 and f R^3 per half (R =
+/// 2^(52 d)), each below twice its prime. Mod the primes themselves, so
+/// one factor serves plain and pipelined runs alike: a pipelined modulus
+/// is its prime times s < 2^104 at the same digit count, so the same R,
+/// and a value mod the prime is a representative mod it. Secret: wiped on
+/// drop, `Debug` prints nothing of it.
+pub struct DualFactor {
+    /// f R^2's rows, then f R^3's: 2 NR rows of 8 words.
+    words: zeroize::Zeroizing<Vec<u64>>,
+    /// Register count of the key that made it (public).
+    nr: usize,
+}
+
+impl core::fmt::Debug for DualFactor {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DualFactor").finish_non_exhaustive()
+    }
+}
+
+impl DualFactor {
+    /// Entry `k` (0: f R^2, 1: f R^3) as a register operand.
+    fn lanes<const NR: usize>(&self, k: usize) -> Lanes<NR> {
+        assert_eq!(self.nr, NR, "a blinding factor of another key's size");
+        Lanes::from_words(&self.words[8 * NR * k..8 * NR * (k + 1)])
+    }
+}
+
 /// The dual exponentiations over one register count's tables.
 trait DualTables: Send + Sync {
-    /// With `factors` (fp, fq): the bases times them (see
-    /// [`DualKey::pow_secret_blinded`]); `pipelined`: run pipelined where
-    /// the key allows it. None only for an `Input::Wide` the primes' sizes
+    /// With a `factor`: the bases times it (see
+    /// [`DualKey::pow_secret_blinded`]); `choices.pipelined`: run
+    /// pipelined where the key allows it. None only for an `Input::Wide` the primes' sizes
     /// leave no room for.
     fn pow_secret(
         &self,
         input: Input<'_>,
         ep: &[u64],
         eq: &[u64],
-        factors: Option<(&[u64], &[u64])>,
+        factor: Option<&DualFactor>,
         choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)>;
+    /// The factor's kernel form: see [`DualKey::factor`].
+    fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor;
     fn pipelined(&self) -> bool;
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
 }
@@ -268,6 +306,14 @@ impl<const NR: usize> Tables<NR> {
         base
     }
 
+    /// Whether a wide input fits the run's modulus with `extra` bits over
+    /// the primes' (0 plain, `PIPELINE_BITS` pipelined). Public sizes.
+    fn wide_ok(&self, extra: usize) -> bool {
+        // The margin a wide input needs below R: the run's modulus's bits + 5
+        // (a pipelined modulus has up to 104 bits more).
+        self.p.bits.max(self.q.bits) + extra + 5 <= 52 * 4 * NR
+    }
+
     /// The kernel's result (per half below 2m) fully reduced, out of radix 2^52.
     fn results(&self, mut y: Lanes<NR>) -> (Vec<u64>, Vec<u64>) {
         let d = self.p.d;
@@ -298,19 +344,15 @@ impl<const NR: usize> Tables<NR> {
         input: Input<'_>,
         ep: &[u64],
         eq: &[u64],
-        factors: Option<(&[u64], &[u64])>,
+        factor: Option<&DualFactor>,
         choices: Choices,
     ) -> (Vec<u64>, Vec<u64>) {
-        // The entry product's second operand: R^2, or f R^2 for factors f.
-        let mut entry = *rr;
-        if let Some((fp, fq)) = factors {
-            let mut f = self.bases(fp, fq);
-            let mut fr = Lanes::<NR>::ZERO;
-            self.ifma.amm_dual::<NR, false, PIPE>(&mut fr, &f, rr, m);
-            self.ifma.amm_dual::<NR, false, PIPE>(&mut entry, &fr, rr, m);
-            f.zeroize();
-            fr.zeroize();
-        }
+        // The entry product's second operand: R^2, or f R^2 for a factor f
+        // (below 2p: a representative mod M too, see `DualFactor`).
+        let mut entry = match factor {
+            Some(f) => f.lanes::<NR>(0),
+            None => *rr,
+        };
         // Table entry 1: x f R per half.
         let mut first = Lanes::<NR>::ZERO;
         match input {
@@ -339,9 +381,16 @@ impl<const NR: usize> Tables<NR> {
                 let mut digits = portable52::to_digits(x, 2 * d);
                 let mut lo = Lanes::<NR>::interleave(&digits[..d], &digits[..d]);
                 let mut hi = Lanes::<NR>::interleave(&digits[d..], &digits[d..]);
-                let mut entry3 = Lanes::<NR>::ZERO;
+                // f R^3: the factor's second entry, else R^3 from R^2.
+                let mut entry3 = match factor {
+                    Some(f) => f.lanes::<NR>(1),
+                    None => {
+                        let mut e3 = Lanes::<NR>::ZERO;
+                        self.ifma.amm_dual::<NR, false, PIPE>(&mut e3, &entry, rr, m);
+                        e3
+                    }
+                };
                 let (mut t_lo, mut t_hi) = (Lanes::<NR>::ZERO, Lanes::<NR>::ZERO);
-                self.ifma.amm_dual::<NR, false, PIPE>(&mut entry3, &entry, rr, m);
                 self.ifma.amm_dual::<NR, false, PIPE>(&mut t_lo, &lo, &entry, m);
                 self.ifma.amm_dual::<NR, false, PIPE>(&mut t_hi, &hi, &entry3, m);
                 self.ifma.add_dual(&mut first, &t_lo, &t_hi);
@@ -366,25 +415,43 @@ impl<const NR: usize> DualTables for Tables<NR> {
         input: Input<'_>,
         ep: &[u64],
         eq: &[u64],
-        factors: Option<(&[u64], &[u64])>,
+        factor: Option<&DualFactor>,
         choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        // The margin a wide input needs below R: the run's modulus's bits + 5
-        // (a pipelined modulus has up to 104 bits more). Public sizes.
-        let wide_ok = |extra: usize| self.p.bits.max(self.q.bits) + extra + 5 <= 52 * 4 * NR;
         let wide = matches!(input, Input::Wide(_));
         // A wide input too large for the pipelined modulus runs plain.
         match (&self.pipe, choices.pipelined) {
-            (Some(pipe), true) if !wide || wide_ok(portable52::PIPELINE_BITS) => {
-                Some(self.pow_secret_in::<true>(&pipe.m, &pipe.rr, input, ep, eq, factors, choices))
+            (Some(pipe), true) if !wide || self.wide_ok(portable52::PIPELINE_BITS) => {
+                Some(self.pow_secret_in::<true>(&pipe.m, &pipe.rr, input, ep, eq, factor, choices))
             }
             _ => {
-                if wide && !wide_ok(0) {
+                if wide && !self.wide_ok(0) {
                     return None;
                 }
-                Some(self.pow_secret_in::<false>(&self.m, &self.rr, input, ep, eq, factors, choices))
+                Some(self.pow_secret_in::<false>(&self.m, &self.rr, input, ep, eq, factor, choices))
             }
         }
+    }
+
+    fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor {
+        // f R = amm(f, R^2), f R^2 = amm(f R, R^2), f R^3 = amm(f R^2, R^2),
+        // all mod the primes (each below 2p: `amm_dual`'s bound).
+        let mut f = self.bases(fp, fq);
+        let mut fr = Lanes::<NR>::ZERO;
+        let mut entries = [Lanes::<NR>::ZERO; 2];
+        self.ifma
+            .amm_dual::<NR, false, false>(&mut fr, &f, &self.rr, &self.m);
+        let [e2, e3] = &mut entries;
+        self.ifma.amm_dual::<NR, false, false>(e2, &fr, &self.rr, &self.m);
+        self.ifma.amm_dual::<NR, false, false>(e3, e2, &self.rr, &self.m);
+        let mut words = zeroize::Zeroizing::new(Vec::with_capacity(16 * NR));
+        for e in &entries {
+            words.extend_from_slice(e.words());
+        }
+        f.zeroize();
+        fr.zeroize();
+        entries.zeroize();
+        DualFactor { words, nr: NR }
     }
 
     fn pipelined(&self) -> bool {

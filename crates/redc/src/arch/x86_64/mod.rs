@@ -244,7 +244,7 @@ mod probes;
 mod single;
 
 pub use calibrate::{calibrate_sqr, dedicated_sqr};
-pub use dual::{Choices, DualKey, Input};
+pub use dual::{Choices, DualFactor, DualKey, Input};
 pub use mb8::*;
 #[cfg(feature = "probes")]
 pub use probes::*;

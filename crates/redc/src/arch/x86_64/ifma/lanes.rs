@@ -38,6 +38,19 @@ impl<const NR: usize> Lanes<NR> {
         out
     }
 
+    /// The rows as one slice of 8 NR words.
+    pub fn words(&self) -> &[u64] {
+        self.0.as_flattened()
+    }
+
+    /// From 8 NR words, row by row (as [`Lanes::words`] gives them).
+    pub fn from_words(w: &[u64]) -> Self {
+        assert_eq!(w.len(), 8 * NR);
+        let mut out = Self::ZERO;
+        out.0.as_flattened_mut().copy_from_slice(w);
+        out
+    }
+
     /// The first `d` digits of half `h` (0 = p, 1 = q).
     pub fn half(&self, h: usize, d: usize) -> Vec<u64> {
         (0..d).map(|j| self.0[j / 4][2 * (j % 4) + h]).collect()
