@@ -309,6 +309,68 @@ fn adx_band_matches_bigint() {
     }
 }
 
+/// A band with a carry-in (`adx::band::band_chained`) against num-bigint: it
+/// adds m n 2^(64 i0) plus the carry-in at limb i0 + s, and returns the
+/// carry for limb i0 + s + 8 without running it up t, so t plus that carry
+/// there is the sum. All-ones operands drive the carry-in through the whole
+/// window; then a chain of product bands as the kernels run them (each
+/// ending where the one before left its carry), finished by `carry_up`.
+#[test]
+fn adx_chained_bands_match_bigint() {
+    use redc::arch::x86_64::adx::band::{Band, band_chained, carry_up};
+    if !x86::adx_available() {
+        println!("SKIPPED: no BMI2/ADX");
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(16);
+    let ones = |len: usize| vec![u64::MAX; len];
+    for s in [8usize, 16, 32] {
+        for i0 in [0usize, 8, 3] {
+            let len = i0 + s + 8 + 3;
+            for case in 0..4 {
+                let (n, m, mut t) = match case {
+                    0 => (ones(s), ones(8), ones(len)),
+                    1 => (ones(s), ones(8), vec![0; len]),
+                    _ => (
+                        limbs(&rng.gen_biguint(64 * s as u64), s),
+                        limbs(&rng.gen_biguint(512), 8),
+                        limbs(&rng.gen_biguint(64 * len as u64), len),
+                    ),
+                };
+                t[len - 1] = 0;
+                for carry_in in [0u64, 1, 2] {
+                    let mut got = t.clone();
+                    let out = band_chained(&mut got, i0, &n, Band::Product(&m), carry_in);
+                    assert!(out < 3, "carry out {out}");
+                    let want = big(&t)
+                        + big(&m) * big(&n) * (BigUint::one() << (64 * i0))
+                        + BigUint::from(carry_in) * (BigUint::one() << (64 * (i0 + s)));
+                    let have = big(&got) + BigUint::from(out) * (BigUint::one() << (64 * (i0 + s + 8)));
+                    assert_eq!(have, want, "s={s} i0={i0} case={case} carry in {carry_in}");
+                }
+            }
+        }
+        // The product's chain: band k at limb 8k over s limbs of a.
+        for case in 0..3 {
+            let (a, b) = if case == 0 {
+                (ones(s), ones(s))
+            } else {
+                (
+                    limbs(&rng.gen_biguint(64 * s as u64), s),
+                    limbs(&rng.gen_biguint(64 * s as u64), s),
+                )
+            };
+            let mut r = vec![0u64; 2 * s + 8];
+            let mut carry = 0;
+            for (k, bk) in b.chunks_exact(8).enumerate() {
+                carry = band_chained(&mut r, 8 * k, &a, Band::Product(bk), carry);
+            }
+            assert_eq!(carry_up(&mut r[2 * s..], carry), 0);
+            assert_eq!(big(&r), big(&a) * big(&b), "chained product s={s} case={case}");
+        }
+    }
+}
+
 /// At a multiple of 8 limbs the ADX product runs banded SOS when the scratch
 /// holds 2s + 1 limbs and CIOS rows when it holds only s + 3 (the kernel's
 /// minimum): both against num-bigint.

@@ -160,7 +160,8 @@ macro_rules! reduce_row {
 /// Registers: rsi = this chunk of n, rdi = t at this chunk's first position,
 /// r8 = the multipliers, rax/r9 = a product's low/high half, rdx = m_r
 /// (MULX's implicit operand), rcx = the pending carry, r10..r15, rbx, rbp =
-/// the window. Stack, below the saved rbx and rbp: n0, the end of n, a zero.
+/// the window. Stack, below the saved rbx and rbp: n0, the end of n, a zero,
+/// the carry-in.
 /// All registers but rbx and rbp are named in the operands (explicitly,
 /// since the template names them); the compiler may reserve those two, so
 /// the band saves and restores them itself.
@@ -187,6 +188,7 @@ macro_rules! enter {
         concat!(
             "push rbx\n",
             "push rbp\n",
+            "push rdx\n",
             "push 0\n",
             "push r9\n",
             "push rax\n",
@@ -198,6 +200,25 @@ macro_rules! enter {
             "mov r15, qword ptr [rdi + 40]\n",
             "mov rbx, qword ptr [rdi + 48]\n",
             "mov rbp, qword ptr [rdi + 56]\n",
+        )
+    };
+}
+
+/// The carry-in (at `[rsp + 24]`) added at position i0 + s, the window's
+/// first after the last row, through the window into the pending carry
+/// (which stays below 3: at most 1 before, plus the chain's last CF).
+macro_rules! add_carry_in {
+    () => {
+        concat!(
+            "add r10, qword ptr [rsp + 24]\n",
+            "adc r11, 0\n",
+            "adc r12, 0\n",
+            "adc r13, 0\n",
+            "adc r14, 0\n",
+            "adc r15, 0\n",
+            "adc rbx, 0\n",
+            "adc rbp, 0\n",
+            "adc rcx, 0\n",
         )
     };
 }
@@ -214,7 +235,7 @@ macro_rules! leave {
             "mov qword ptr [rdi + 40], r15\n",
             "mov qword ptr [rdi + 48], rbx\n",
             "mov qword ptr [rdi + 56], rbp\n",
-            "add rsp, 24\n",
+            "add rsp, 32\n",
             "pop rbp\n",
             "pop rbx\n",
         )
@@ -239,7 +260,24 @@ pub enum Band<'a> {
 /// BMI2/ADX (callers check [`crate::arch::x86_64::adx_available`]).
 pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
     let s = n.len();
+    let carry = band_chained(t, i0, n, how, 0);
+    carry_up(&mut t[i0 + s + ROWS..], carry)
+}
+
+/// [`band`] plus `carry_in` (below 3) at position i0 + s, without running
+/// the carry out through the rest of t: returns it (below 3) for position
+/// i0 + s + 8. In a sequence of bands where each one's end position i0 + s
+/// is the one before's i0 + s + 8 (the bands of a product, a square's
+/// triangle and a reduction), each band takes the one before's carry and
+/// only the last one's runs up t ([`carry_up`]): the carry then crosses the
+/// limbs above once per sequence, not once per band. Until then t's value
+/// is short by that pending carry at its position (2^(64 (i0 + s + 8))
+/// times it). For `Band::Reduce` the multipliers depend on positions i0..i0
+/// + 8 only, which no pending carry of the sequence reaches.
+pub fn band_chained(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>, carry_in: u64) -> u64 {
+    let s = n.len();
     assert!(s >= ROWS && s.is_multiple_of(ROWS) && t.len() >= i0 + s + ROWS);
+    assert!(carry_in < 3);
     crate::arch::x86_64::require_bmi2_adx();
     let base = t[i0..].as_mut_ptr();
     // The multipliers' address, and n0 for a reduction band (odd, as n is)
@@ -262,7 +300,7 @@ pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
     // t[i0 + s..i0 + s + 8] at the end: all inside t (asserted). A product band
     // reads m[..8] (asserted); a reduction band writes its multipliers to
     // t[i0..i0 + 8]. rbx and rbp are pushed before use and popped after, and
-    // the three stack slots are freed (no `nostack`: the asm pushes). BMI2/ADX
+    // the four stack slots are freed (no `nostack`: the asm pushes). BMI2/ADX
     // were checked above.
     unsafe {
         asm!(
@@ -278,6 +316,7 @@ pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
             "cmp rsi, qword ptr [rsp + 8]",
             "jne 2b",
             "3:",
+            add_carry_in!(),
             leave!(),
             inout("rsi") n.as_ptr() => _,
             inout("rdi") base => _,
@@ -291,17 +330,17 @@ pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
             out("r13") _,
             out("r14") _,
             out("r15") _,
-            out("rdx") _,
+            inout("rdx") carry_in => _,
         );
     }
-    carry_up(&mut t[i0 + s + ROWS..], carry)
+    carry
 }
 
-/// `t += carry` from its first limb up (`carry` 0 or 1), every limb visited.
+/// `t += carry` from its first limb up (`carry` below 3), every limb visited.
 /// Returns the carry out of the top limb. One ADC chain through memory: the
 /// loop's DEC and LEA leave CF alone (a compiled loop moved the carry
 /// through a register and SETB, about three times slower per limb).
-fn carry_up(t: &mut [u64], carry: u64) -> u64 {
+pub fn carry_up(t: &mut [u64], carry: u64) -> u64 {
     if t.is_empty() {
         return carry;
     }

@@ -140,11 +140,13 @@ fn product(r: &mut [u64], a: &[u64], b: &[u64]) {
     let s = a.len();
     assert!(banded(s) && b.len() == s && r.len() == 2 * s);
     r.fill(0);
+    // Band k ends at limb 8k + s, where band k - 1's carry is pending; the
+    // last one's lands on limb 2s, past r: a b < R^2, so it is zero.
+    let mut carry = 0;
     for (k, bk) in b.chunks_exact(ROWS).enumerate() {
-        // a b < R^2: no carry leaves r.
-        let c = band::band(r, ROWS * k, a, Band::Product(bk));
-        debug_assert_eq!(c, 0);
+        carry = band::band_chained(r, ROWS * k, a, Band::Product(bk), carry);
     }
+    debug_assert_eq!(carry, 0);
 }
 
 /// `r = a^2` (2s limbs), s a multiple of 8: the triangle by blocks of eight
@@ -158,10 +160,16 @@ fn square(r: &mut [u64], a: &[u64]) {
     for (k, ak) in a.chunks_exact(ROWS).enumerate() {
         triangle::triangle8(&mut r[2 * ROWS * k..], ak);
     }
+    // Band k (at limb 16k + 8, over s - 8k - 8 limbs) ends at limb 8k + s,
+    // where band k - 1's carry is pending; the last one's runs up r.
+    let mut carry = 0;
     for k in 0..s / ROWS - 1 {
         let (lo, hi) = (ROWS * k, ROWS * (k + 1));
+        carry = band::band_chained(r, lo + hi, &a[hi..], Band::Product(&a[lo..hi]), carry);
+    }
+    if s > ROWS {
         // The triangle is below R^2 / 2: no carry leaves r.
-        let c = band::band(r, lo + hi, &a[hi..], Band::Product(&a[lo..hi]));
+        let c = band::carry_up(&mut r[s + s - ROWS..], carry);
         debug_assert_eq!(c, 0);
     }
     triangle::double_add_diagonal(r, a);
@@ -178,12 +186,16 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     assert!(s >= 1 && t.len() == 2 * s + 1 && out.len() == s);
     super::require_bmi2_adx();
     if banded(s) {
-        // Eight rows per band ([`band`]): band k clears t's limbs 8k..8k+8.
+        // Eight rows per band ([`band`]): band k clears t's limbs 8k..8k+8
+        // and ends at limb 8k + s, where band k - 1's carry is pending; the
+        // last one's lands on limb 2s.
+        let mut carry = 0;
         for k in 0..s / ROWS {
-            // t + (sum of the bands' m n) < n R + R n = 2 n R < 2^(64 (2s + 1)).
-            let c = band::band(t, ROWS * k, n, Band::Reduce(n0));
-            debug_assert_eq!(c, 0);
+            carry = band::band_chained(t, ROWS * k, n, Band::Reduce(n0), carry);
         }
+        // t + (sum of the bands' m n) < n R + R n = 2 n R < 2^(64 (2s + 1)).
+        let c = band::carry_up(&mut t[2 * s..], carry);
+        debug_assert_eq!(c, 0);
     } else {
         // The carry out of each row's top limb waits in `extra` (0 or 1).
         let mut extra = 0u64;
