@@ -550,6 +550,39 @@ fn dual_key_wide_input_matches_bigint() {
     }
 }
 
+/// A blinding factor is taken only by the key that made it: another key of
+/// the same size refuses it (its f R^2 mod the other primes would give wrong
+/// halves), in every entry that takes one.
+#[test]
+fn a_factor_of_another_key_is_refused() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(23);
+    let (bits, s) = (1024u64, 16usize);
+    let mut key = || {
+        let (np, nq) = (modulus_of_bits(&mut rng, bits), modulus_of_bits(&mut rng, bits));
+        let p = Ifma52Modulus::new(&limbs(&np, s)).unwrap();
+        let q = Ifma52Modulus::new(&limbs(&nq, s)).unwrap();
+        (np, nq, x86::DualKey::new(&p, &q).unwrap())
+    };
+    let ((np, nq, mine), (_, _, other)) = (key(), key());
+    let one = limbs(&BigUint::one(), s);
+    let f = mine.factor(&one, &one);
+    let (b, e) = (limbs(&BigUint::from(3u8), s), [5u64]);
+    let want = (
+        limbs(&BigUint::from(3u8).modpow(&BigUint::from(5u8), &np), s),
+        limbs(&BigUint::from(3u8).modpow(&BigUint::from(5u8), &nq), s),
+    );
+    assert_eq!(mine.pow_secret_blinded(&b, &b, &f, &e, &e), want);
+    let refused = |run: &dyn Fn()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).is_err();
+    assert!(refused(&|| drop(other.pow_secret_blinded(&b, &b, &f, &e, &e))));
+    assert!(refused(&|| drop(other.pow_secret_blinded_wide(&b, &f, &e, &e))));
+    assert!(refused(&|| {
+        drop(other.pow_secret_chosen(x86::Input::Halves(&b, &b), &e, &e, Some(&f), other.choices()))
+    }));
+}
+
 /// Both kernel candidates of the dual exponentiation (dedicated squaring and
 /// squaring as a product) against num-bigint, at the RSA CRT sizes and at
 /// every register count, whatever the calibration picked.

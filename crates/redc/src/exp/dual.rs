@@ -99,7 +99,7 @@ impl DualEngine {
     /// (a blinding factor). The dual kernel takes f inside the
     /// exponentiation, in the product that enters the Montgomery domain;
     /// the other engines multiply first (a Montgomery product by x R gives
-    /// x f).
+    /// x f). Panics for a factor another pair's dual kernel made.
     ///
     /// ```
     /// use redc::exp::{DualEngine, MontEngine};

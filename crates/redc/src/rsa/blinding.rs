@@ -1,7 +1,8 @@
 //! Blinding pairs (r^e, r^-1 mod n) for the private operation, a fresh
 //! uniformly random r for every operation.
 //!
-//! r^e is kept as its residues (r^e mod p, r^e mod q): the exponentiations
+//! r^e is kept as its residues (r^e mod p, r^e mod q), plain and in the
+//! dual kernel's form where that kernel runs ([`BlindFactor`]): the exponentiations
 //! take the blinding factor inside the kernel, in the one product that
 //! brings each base into the Montgomery domain
 //! ([`super::crt::Crt::pow_private_blinded`]), so blinding costs no product

@@ -22,7 +22,13 @@ pub struct DualKey {
     tables: Box<dyn DualTables>,
     /// Register count (public: the primes' size).
     nr: usize,
+    /// This key's number among the process's keys (public), carried by
+    /// its factors ([`DualFactor`]) so that another key's are refused.
+    id: u64,
 }
+
+/// The next [`DualKey`]'s `id`.
+static NEXT_ID: core::sync::atomic::AtomicU64 = core::sync::atomic::AtomicU64::new(0);
 
 impl core::fmt::Debug for DualKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -66,6 +72,7 @@ impl DualKey {
         Some(DualKey {
             tables,
             nr: p.m.d.div_ceil(4),
+            id: NEXT_ID.fetch_add(1, core::sync::atomic::Ordering::Relaxed),
         })
     }
 
@@ -104,14 +111,22 @@ impl DualKey {
     /// Costs two radix conversions and three dual products. Constant time
     /// in the factor's value.
     pub fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor {
-        self.tables.factor(fp, fq)
+        let mut f = self.tables.factor(fp, fq);
+        f.key = self.id;
+        f
+    }
+
+    /// `f`, checked to come from this key's [`DualKey::factor`].
+    fn own<'f>(&self, f: &'f DualFactor) -> &'f DualFactor {
+        assert_eq!(f.key, self.id, "a blinding factor made by another key");
+        f
     }
 
     /// `((bp f_p)^ep mod p, (bq f_q)^eq mod q)`, as [`DualKey::pow_secret`],
     /// for a factor f from [`DualKey::factor`] on this key (a blinding
     /// factor): f enters the bases inside the kernel, in the product that
     /// puts each base in the Montgomery domain (amm(b, f R^2) = b f R).
-    /// Panics for a factor made for another register count.
+    /// Panics for a factor made by another key.
     pub fn pow_secret_blinded(
         &self,
         bp: &[u64],
@@ -121,7 +136,7 @@ impl DualKey {
         eq: &[u64],
     ) -> (Vec<u64>, Vec<u64>) {
         self.tables
-            .pow_secret(Input::Halves(bp, bq), ep, eq, Some(f), self.choices())
+            .pow_secret(Input::Halves(bp, bq), ep, eq, Some(self.own(f)), self.choices())
             .expect("halves are always accepted")
     }
 
@@ -132,7 +147,8 @@ impl DualKey {
     /// the primes leave less margin in their digit count than this needs
     /// (5 bits plain, 109 pipelined: see `ifma::pow_dual` on its first
     /// entry); RSA-2048, -3072 and -4096 primes have it. Panics if x has
-    /// bits at or above 2^(104 d - 10) (x < p q never has).
+    /// bits at or above 2^(104 d - 10) (x < p q never has), and for a
+    /// factor made by another key.
     pub fn pow_secret_blinded_wide(
         &self,
         x: &[u64],
@@ -141,7 +157,7 @@ impl DualKey {
         eq: &[u64],
     ) -> Option<(Vec<u64>, Vec<u64>)> {
         self.tables
-            .pow_secret(Input::Wide(x), ep, eq, Some(f), self.choices())
+            .pow_secret(Input::Wide(x), ep, eq, Some(self.own(f)), self.choices())
     }
 
     /// The secret exponentiation of [`DualKey::pow_secret`] (no `factor`),
@@ -150,7 +166,8 @@ impl DualKey {
     /// kernel `choices` the caller makes (every candidate runs on any IFMA
     /// CPU, bit for bit the same result): for the tests that compare them
     /// and the benchmarks that choose. None only for an `Input::Wide` the
-    /// primes' sizes leave no room for.
+    /// primes' sizes leave no room for; panics for a factor made by another
+    /// key.
     pub fn pow_secret_chosen(
         &self,
         input: Input<'_>,
@@ -159,7 +176,8 @@ impl DualKey {
         factor: Option<&DualFactor>,
         choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        self.tables.pow_secret(input, ep, eq, factor, choices)
+        self.tables
+            .pow_secret(input, ep, eq, factor.map(|f| self.own(f)), choices)
     }
 
     /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
@@ -207,6 +225,8 @@ pub struct DualFactor {
     words: zeroize::Zeroizing<Vec<u64>>,
     /// Register count of the key that made it (public).
     nr: usize,
+    /// The `id` of the key that made it (public).
+    key: u64,
 }
 
 impl core::fmt::Debug for DualFactor {
@@ -227,8 +247,8 @@ impl DualFactor {
 trait DualTables: Send + Sync {
     /// With a `factor`: the bases times it (see
     /// [`DualKey::pow_secret_blinded`]); `choices.pipelined`: run
-    /// pipelined where the key allows it. None only for an `Input::Wide` the primes' sizes
-    /// leave no room for.
+    /// pipelined where the key allows it. None only for an `Input::Wide`
+    /// the primes' sizes leave no room for.
     fn pow_secret(
         &self,
         input: Input<'_>,
@@ -451,7 +471,12 @@ impl<const NR: usize> DualTables for Tables<NR> {
         f.zeroize();
         fr.zeroize();
         entries.zeroize();
-        DualFactor { words, nr: NR }
+        // The key's id is set by `DualKey::factor`.
+        DualFactor {
+            words,
+            nr: NR,
+            key: u64::MAX,
+        }
     }
 
     fn pipelined(&self) -> bool {

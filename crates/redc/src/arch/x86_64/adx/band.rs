@@ -29,15 +29,19 @@
 //! value is then below 2^512 + 2^576 + 2^576 (window, loaded limb and
 //! carry, the row's product m_r n[8c..8c+8] < 2^576), so the carry out of
 //! P + 8 is at most 1 (CF and OF, folded into the pending carry). No later
-//! row of the band touches P, so it is stored. The carry pending after the
-//! last row belongs to position i0 + s + 8; the band runs it through the
-//! rest of t.
+//! row of the band touches P, so it is stored. After the last row the
+//! window holds positions i0 + s..i0 + s + 8: [`band_chained`] adds its
+//! carry-in at i0 + s there (the carry the band before left, in a
+//! sequence of bands) and returns the carry pending for i0 + s + 8, which
+//! the next band of the sequence takes in or [`carry_up`] runs through the
+//! rest of t; [`band`] is one band with that run included.
 //!
 //! # Secrets
 //!
-//! The multipliers, n's limbs (the primes, in CRT) and t are secret: they
-//! enter only as MULX and ADCX/ADOX operands. The band's length (s) and
-//! offset (i0) are public; no branch or address depends on a value.
+//! The multipliers, n's limbs (the primes, in CRT), t and the carries are
+//! secret: they enter only as MULX, ADCX/ADOX and ADC operands. The band's
+//! length (s) and offset (i0) are public; no branch or address depends on
+//! a value.
 
 use core::arch::asm;
 
@@ -254,8 +258,9 @@ pub enum Band<'a> {
 
 /// `t += sum_{r<8} m_r n 2^(64 (i0 + r))`, the carry run through the rest
 /// of t (module comment; for `Band::Reduce`, `t[i0..i0 + 8]` is left holding
-/// the m_r). Returns the carry out of t's top limb: 0 whenever the sum fits
-/// t, which every caller's bound guarantees. `n.len() = s` is a multiple of
+/// the m_r): one band on its own, as the tests take it (the kernels chain
+/// theirs with [`band_chained`]). Returns the carry out of t's top limb: 0
+/// whenever the sum fits t. `n.len() = s` is a multiple of
 /// 8 and `t.len() >= i0 + s + 8`. Panics on wrong lengths or without
 /// BMI2/ADX (callers check [`crate::arch::x86_64::adx_available`]).
 pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
@@ -277,7 +282,8 @@ pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
 pub fn band_chained(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>, carry_in: u64) -> u64 {
     let s = n.len();
     assert!(s >= ROWS && s.is_multiple_of(ROWS) && t.len() >= i0 + s + ROWS);
-    assert!(carry_in < 3);
+    // Secret-derived: below 3 by the chain's construction, checked in tests only.
+    debug_assert!(carry_in < 3);
     crate::arch::x86_64::require_bmi2_adx();
     let base = t[i0..].as_mut_ptr();
     // The multipliers' address, and n0 for a reduction band (odd, as n is)

@@ -31,7 +31,8 @@ const _: () = assert!(WINDOW % 2 == 1);
 ///
 /// With `PIPE`, `m` is the pipelined form of the moduli (M = m s with M = -1
 /// mod 2^104; see `pipelined`, "Quotient pipelining") and `rr` is taken mod M
-/// (`first` need only be congruent to x R mod m, within the bounds above):
+/// (`first` need only be congruent to x R mod the primes, `exit`, with the
+/// bounds above taken for M):
 /// the run works mod M, which is a multiple of m, and the last product, by
 /// one, runs with `exit`, the moduli themselves: (x + Y m) / R < 1 + m for
 /// any x < R. Without `PIPE`, `exit` is `m`.
