@@ -85,3 +85,29 @@ impl Kernels {
         }
     }
 }
+
+/// The kernels [`MontEngine::new`](super::MontEngine::new) picks on this machine for a modulus the
+/// vector code supports (an RSA-2048 prime): "ifma+adx", "ifma",
+/// "avx2+adx", "avx2", "adx" or "portable".
+/// ```
+/// let name = redc::exp::kernel_name();
+/// assert!(["portable", "adx", "avx2", "avx2+adx", "ifma", "ifma+adx"].contains(&name));
+/// ```
+pub fn kernel_name() -> &'static str {
+    kernels().name()
+}
+
+/// [`kernel_name`] as a value.
+pub fn kernels() -> Kernels {
+    let exp = match KernelFamily::chosen() {
+        KernelFamily::Ifma => Exponentiation::Ifma,
+        KernelFamily::Avx2 => Exponentiation::Avx2,
+        KernelFamily::Adx | KernelFamily::Portable => Exponentiation::Scalar,
+    };
+    #[cfg(target_arch = "x86_64")]
+    let adx = crate::arch::x86_64::adx_available();
+    #[cfg(not(target_arch = "x86_64"))]
+    let adx = false;
+    let scalar = if adx { Scalar::Adx } else { Scalar::Portable };
+    Kernels { exp, scalar }
+}

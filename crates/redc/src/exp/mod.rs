@@ -20,7 +20,7 @@ pub mod sliding;
 pub mod window;
 
 pub use dual::{DualEngine, Factor};
-pub use kernels::{Exponentiation, Kernels, Scalar};
+pub use kernels::{Exponentiation, Kernels, Scalar, kernel_name, kernels};
 
 use crate::error::Error;
 use crate::limb;
@@ -775,31 +775,4 @@ pub fn portable_kernels(s: usize) -> (Kernel, Kernel) {
 #[cfg(target_arch = "x86_64")]
 fn adx_sqr_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
     crate::arch::x86_64::adx::mont_sqr(out, a, n, n0, scratch)
-}
-
-/// The kernels [`MontEngine::new`] picks on this machine for a modulus the
-/// vector code supports (an RSA-2048 prime): "ifma+adx", "ifma",
-/// "avx2+adx", "avx2", "adx" or "portable".
-/// ```
-/// let name = redc::exp::kernel_name();
-/// assert!(["portable", "adx", "avx2", "avx2+adx", "ifma", "ifma+adx"].contains(&name));
-/// ```
-pub fn kernel_name() -> &'static str {
-    kernels().name()
-}
-
-/// [`kernel_name`] as a value.
-pub fn kernels() -> Kernels {
-    use crate::arch::select::KernelFamily;
-    let exp = match KernelFamily::chosen() {
-        KernelFamily::Ifma => Exponentiation::Ifma,
-        KernelFamily::Avx2 => Exponentiation::Avx2,
-        KernelFamily::Adx | KernelFamily::Portable => Exponentiation::Scalar,
-    };
-    #[cfg(target_arch = "x86_64")]
-    let adx = crate::arch::x86_64::adx_available();
-    #[cfg(not(target_arch = "x86_64"))]
-    let adx = false;
-    let scalar = if adx { Scalar::Adx } else { Scalar::Portable };
-    Kernels { exp, scalar }
 }
