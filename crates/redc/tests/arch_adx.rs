@@ -240,15 +240,21 @@ fn adx_rejects_wrong_lengths() {
     x86::mont_mul_adx(&mut out, &[1], &[1, 0], &n, 1, &mut scratch);
 }
 
-/// The eight-row band (`adx::band::band`) against num-bigint: a product band
+/// One eight-row band (`adx::band::band_chained` with no carry-in, its carry
+/// run up t by `carry_up`) against num-bigint: a product band
 /// adds m n 2^(64 i0) (m of eight limbs) to t; a reduction band adds M n
 /// 2^(64 i0) with M = (t's eight limbs from i0) (-n^-1) mod 2^512, so that
 /// those eight limbs become zero, and leaves M's limbs there. Operands with
 /// all-ones limbs drive every carry chain, including the carry pending past
-/// the band, which the band must run through the rest of t.
+/// the band, which `carry_up` must run through the rest of t.
 #[test]
 fn adx_band_matches_bigint() {
-    use redc::arch::x86_64::adx::band::{Band, band};
+    use redc::arch::x86_64::adx::band::{Band, band_chained, carry_up};
+    // The band, its carry run up t; returns the carry out of t's top limb.
+    let band = |t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>| {
+        let c = band_chained(t, i0, n, how, 0);
+        carry_up(&mut t[i0 + n.len() + 8..], c)
+    };
     if !x86::adx_available() {
         return;
     }

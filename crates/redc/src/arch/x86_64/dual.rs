@@ -111,9 +111,10 @@ impl DualKey {
     /// Costs two radix conversions and three dual products. Constant time
     /// in the factor's value.
     pub fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor {
-        let mut f = self.tables.factor(fp, fq);
-        f.key = self.id;
-        f
+        DualFactor {
+            words: self.tables.factor(fp, fq),
+            key: self.id,
+        }
     }
 
     /// `f`, checked to come from this key's [`DualKey::factor`].
@@ -223,8 +224,6 @@ pub enum Input<'a> {
 pub struct DualFactor {
     /// f R^2's rows, then f R^3's: 2 NR rows of 8 words.
     words: zeroize::Zeroizing<Vec<u64>>,
-    /// Register count of the key that made it (public).
-    nr: usize,
     /// The `id` of the key that made it (public).
     key: u64,
 }
@@ -238,7 +237,11 @@ impl core::fmt::Debug for DualFactor {
 impl DualFactor {
     /// Entry `k` (0: f R^2, 1: f R^3) as a register operand.
     fn lanes<const NR: usize>(&self, k: usize) -> Lanes<NR> {
-        assert_eq!(self.nr, NR, "a blinding factor of another key's size");
+        assert_eq!(
+            self.words.len(),
+            16 * NR,
+            "a blinding factor of another key's size"
+        );
         Lanes::from_words(&self.words[8 * NR * k..8 * NR * (k + 1)])
     }
 }
@@ -257,8 +260,8 @@ trait DualTables: Send + Sync {
         factor: Option<&DualFactor>,
         choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)>;
-    /// The factor's kernel form: see [`DualKey::factor`].
-    fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor;
+    /// The words of the factor's kernel form: see [`DualFactor`].
+    fn factor(&self, fp: &[u64], fq: &[u64]) -> zeroize::Zeroizing<Vec<u64>>;
     fn pipelined(&self) -> bool;
     fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64], dedicated: bool) -> (Vec<u64>, Vec<u64>);
 }
@@ -453,7 +456,7 @@ impl<const NR: usize> DualTables for Tables<NR> {
         }
     }
 
-    fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor {
+    fn factor(&self, fp: &[u64], fq: &[u64]) -> zeroize::Zeroizing<Vec<u64>> {
         // f R = amm(f, R^2), f R^2 = amm(f R, R^2), f R^3 = amm(f R^2, R^2),
         // all mod the primes (each below 2p: `amm_dual`'s bound).
         let mut f = self.bases(fp, fq);
@@ -471,12 +474,7 @@ impl<const NR: usize> DualTables for Tables<NR> {
         f.zeroize();
         fr.zeroize();
         entries.zeroize();
-        // The key's id is set by `DualKey::factor`.
-        DualFactor {
-            words,
-            nr: NR,
-            key: u64::MAX,
-        }
+        words
     }
 
     fn pipelined(&self) -> bool {

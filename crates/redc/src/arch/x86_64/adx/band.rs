@@ -17,7 +17,7 @@
 //!
 //! # The band
 //!
-//! [`band`] adds sum_{r<8} m_r n 2^(64 (i0 + r)) to t, where the m_r are
+//! [`band_chained`] adds sum_{r<8} m_r n 2^(64 (i0 + r)) to t, where the m_r are
 //! eight limbs of the other factor (a product band) or, for a reduction
 //! band, m_r = (position i0 + r) n0 mod 2^64, chosen on the way so that
 //! positions i0..i0+8 become zero (they then receive the m_r).
@@ -34,7 +34,7 @@
 //! carry-in at i0 + s there (the carry the band before left, in a
 //! sequence of bands) and returns the carry pending for i0 + s + 8, which
 //! the next band of the sequence takes in or [`carry_up`] runs through the
-//! rest of t; [`band`] is one band with that run included.
+//! rest of t.
 //!
 //! # Secrets
 //!
@@ -256,22 +256,13 @@ pub enum Band<'a> {
     Reduce(u64),
 }
 
-/// `t += sum_{r<8} m_r n 2^(64 (i0 + r))`, the carry run through the rest
-/// of t (module comment; for `Band::Reduce`, `t[i0..i0 + 8]` is left holding
-/// the m_r): one band on its own, as the tests take it (the kernels chain
-/// theirs with [`band_chained`]). Returns the carry out of t's top limb: 0
-/// whenever the sum fits t. `n.len() = s` is a multiple of
-/// 8 and `t.len() >= i0 + s + 8`. Panics on wrong lengths or without
-/// BMI2/ADX (callers check [`crate::arch::x86_64::adx_available`]).
-pub fn band(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>) -> u64 {
-    let s = n.len();
-    let carry = band_chained(t, i0, n, how, 0);
-    carry_up(&mut t[i0 + s + ROWS..], carry)
-}
-
-/// [`band`] plus `carry_in` (below 3) at position i0 + s, without running
-/// the carry out through the rest of t: returns it (below 3) for position
-/// i0 + s + 8. In a sequence of bands where each one's end position i0 + s
+/// `t += sum_{r<8} m_r n 2^(64 (i0 + r))` plus `carry_in` (below 3) at
+/// position i0 + s (module comment; for `Band::Reduce`, `t[i0..i0 + 8]` is
+/// left holding the m_r), without running the carry out through the rest
+/// of t: returns it (below 3) for position i0 + s + 8. `n.len() = s` is a
+/// multiple of 8 and `t.len() >= i0 + s + 8`. Panics on wrong lengths or
+/// without BMI2/ADX (callers check
+/// [`crate::arch::x86_64::adx_available`]). In a sequence of bands where each one's end position i0 + s
 /// is the one before's i0 + s + 8 (the bands of a product, a square's
 /// triangle and a reduction), each band takes the one before's carry and
 /// only the last one's runs up t ([`carry_up`]): the carry then crosses the

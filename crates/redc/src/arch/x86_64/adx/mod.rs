@@ -169,7 +169,7 @@ fn square(r: &mut [u64], a: &[u64]) {
     }
     if s > ROWS {
         // The triangle is below R^2 / 2: no carry leaves r.
-        let c = band::carry_up(&mut r[s + s - ROWS..], carry);
+        let c = band::carry_up(&mut r[2 * s - ROWS..], carry);
         debug_assert_eq!(c, 0);
     }
     triangle::double_add_diagonal(r, a);
@@ -186,7 +186,7 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     assert!(s >= 1 && t.len() == 2 * s + 1 && out.len() == s);
     super::require_bmi2_adx();
     if banded(s) {
-        // Eight rows per band ([`band`]): band k clears t's limbs 8k..8k+8
+        // Eight rows per band ([`band::band_chained`]): band k clears t's limbs 8k..8k+8
         // and ends at limb 8k + s, where band k - 1's carry is pending; the
         // last one's lands on limb 2s.
         let mut carry = 0;
