@@ -24,8 +24,9 @@
 //!
 //! Every batch, one operation included, runs on a helper thread: an async
 //! job runs on a small stack (32 KiB, `crypto/async/arch/async_posix.c`),
-//! and a private operation on the IFMA kernels writes about 40 KiB of
-//! stack (their frames), then zeroes 48 KiB below it (`redc::scrub`).
+//! and a batch on the IFMA kernels writes up to about 90 KiB of stack
+//! (the eight-lane kernel's frames), then zeroes 112 KiB below it
+//! (`redc::scrub::scrubbed_batch`).
 
 use crate::keys::Key;
 use redc::rsa::raw_private_many;

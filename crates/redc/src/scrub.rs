@@ -44,6 +44,18 @@ pub const SETUP_BYTES: usize = 32 * 1024;
 /// their own.
 pub const IFMA_EXTRA_BYTES: usize = 32 * 1024;
 
+/// Bytes zeroed beyond [`OPERATION_BYTES`] and [`IFMA_EXTRA_BYTES`] after
+/// a batch ([`scrubbed_batch`]) where the IFMA kernels may run: the
+/// eight-lane kernel's frames hold eight lanes of every operand, its
+/// products' column rows and, up to 20 digits, its spilled register
+/// windows. Without this, the stack scan found the primes' lanes down to
+/// 88 KiB below a batch of RSA-2048 (20 digits, the deepest), while a
+/// batch of RSA-4096 (40 digits, the column kernels) wrote 49 KiB
+/// (`secret_scan_stack`, AMD EPYC Zen 4). A batch runs on its caller's
+/// thread, the batch API's own threads or the provider's helper thread,
+/// never in an async job's fiber.
+pub const BATCH_EXTRA_BYTES: usize = 64 * 1024;
+
 /// Set by CPU detection once the IFMA kernels may run in this process;
 /// every IFMA kernel call is behind that detection, so the flag is up
 /// before any of their frames exists.
@@ -78,6 +90,21 @@ pub fn scrubbed<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
     if ifma_frames() {
         zero_below::<{ (OPERATION_BYTES + IFMA_EXTRA_BYTES) / 8 }>();
+    } else {
+        zero_below::<{ OPERATION_BYTES / 8 }>();
+    }
+    out
+}
+
+/// [`scrubbed`] for a batch of private operations (`rsa::raw_private_many`):
+/// zeroes [`BATCH_EXTRA_BYTES`] more where the IFMA kernels may run, as the
+/// eight-lane kernel's frames reach deeper than one operation's. The
+/// caller's stack needs that much room to spare below it.
+#[inline(never)]
+pub fn scrubbed_batch<R>(f: impl FnOnce() -> R) -> R {
+    let out = below(f);
+    if ifma_frames() {
+        zero_below::<{ (OPERATION_BYTES + IFMA_EXTRA_BYTES + BATCH_EXTRA_BYTES) / 8 }>();
     } else {
         zero_below::<{ OPERATION_BYTES / 8 }>();
     }

@@ -9,8 +9,10 @@
 //! Phases: generating a key, reading key files (PKCS#8 and PKCS#1, PEM and
 //! DER, encrypted) and dropping the key, writing key files, and, on every
 //! backend this CPU has, forcing the backend, dropping the forced key and
-//! using it (signing, decrypting, the raw private operation), and the same
-//! use of an RSA-6144 key (the single-modulus IFMA kernel). A batch
+//! using it (signing, decrypting, the raw private operation, a batch of
+//! four signatures: the eight-lane kernel where the CPU has IFMA), the
+//! same use of an RSA-6144 key (the single-modulus IFMA kernel), and a
+//! batch of RSA-4096 (the eight-lane kernel at 40 digits). A batch
 //! signed on worker threads is scanned too: the workers' stacks, once they
 //! exit, go back to the C library, which hands them to the next threads
 //! of their size; threads started right after the batch read them. (glibc
@@ -325,6 +327,20 @@ fn no_secret_is_left_on_the_stack() {
             phase(|| exercise(&forced)),
         );
     }
+    // A batch of RSA-4096: the eight-lane kernel at its largest digit
+    // count (40), on its column kernels (the register-window kernels up
+    // to 20 digits, RSA-2048's, reach deeper). Made unscanned.
+    let wide = keygen::generate(4096, 65537, &mut Replay(41)).unwrap();
+    let wide_secrets = secrets::of(&wide);
+    secrets::register(&wide_secrets);
+    let digest = HashAlg::Sha256.digest(b"wide batch");
+    check(
+        "a batch of four RSA-4096 signatures".into(),
+        phase(|| {
+            let sigs = wide.sign_pkcs1v15_batch(&mut os_rng(), HashAlg::Sha256, &[&digest[..]; 4]);
+            assert!(sigs.iter().all(Result::is_ok));
+        }),
+    );
     eprintln!("deepest phase: {} ({} bytes)", deepest.1, deepest.0);
 
     // A batch on worker threads (the batch API's own threads), then the

@@ -159,7 +159,7 @@ pub fn raw_private_many<R: CryptoRng + ?Sized>(
     rng: &mut R,
     ops: &[(&RsaPrivateKey, &[u8])],
 ) -> Vec<Result<Zeroizing<Vec<u8>>, Error>> {
-    crate::scrub::scrubbed(|| raw_private_many_in(rng, ops))
+    crate::scrub::scrubbed_batch(|| raw_private_many_in(rng, ops))
 }
 
 /// [`raw_private_many`] inside the caller's stack scrub.
