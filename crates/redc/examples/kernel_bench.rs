@@ -83,6 +83,14 @@ mod bench {
         (p, q, a, b)
     }
 
+    /// (x_p, x_q) as the dual key takes them, in `s` limbs.
+    fn halves(xp: BigUint, xq: BigUint, s: usize) -> redc::elem::Halves {
+        (
+            redc::elem::Elem::assume_reduced(limbs(&xp, s)),
+            redc::elem::Elem::assume_reduced(limbs(&xq, s)),
+        )
+    }
+
     /// Two random `bits`-bit moduli (a multiple of 64) and their dual key.
     fn dual_key(rng: &mut StdRng, bits: u64) -> (BigUint, BigUint, x86::DualKey) {
         let s = (bits / 64) as usize;
@@ -102,15 +110,8 @@ mod bench {
         let s = 24usize;
         let (np, nq, key) = dual_key(&mut rng, 1536);
         assert!(key.pipelined());
-        let (bp, bq) = (
-            limbs(&rng.gen_biguint_below(&np), s),
-            limbs(&rng.gen_biguint_below(&nq), s),
-        );
-        let (fp, fq) = (
-            limbs(&rng.gen_biguint_below(&np), s),
-            limbs(&rng.gen_biguint_below(&nq), s),
-        );
-        let f = key.factor(&fp, &fq);
+        let b = halves(rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq), s);
+        let f = key.factor(&halves(rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq), s));
         let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
         let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
         for dedicated in [true, false] {
@@ -120,7 +121,7 @@ mod bench {
                     time(15, 20, |n| {
                         for _ in 0..n {
                             black_box(key.pow_secret_chosen(
-                                x86::Input::Halves(&bp, &bq),
+                                x86::Input::Halves(&b),
                                 &ep,
                                 &eq,
                                 Some(&f),
@@ -151,18 +152,15 @@ mod bench {
         for bits in [1024u64, 1536, 2048] {
             let s = (bits / 64) as usize;
             let (np, nq, key) = dual_key(&mut rng, bits);
-            let b: Vec<Vec<u64>> = [&np, &nq, &np, &nq]
-                .iter()
-                .map(|n| limbs(&rng.gen_biguint_below(n), s))
-                .collect();
+            let b = halves(rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq), s);
             let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let pipelined = key.pipelined();
-            let f = key.factor(&b[2], &b[3]);
+            let f = key.factor(&halves(rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq), s));
             let t = time(15, 20, |n| {
                 for _ in 0..n {
                     black_box(key.pow_secret_chosen(
-                        x86::Input::Halves(&b[0], &b[1]),
+                        x86::Input::Halves(&b),
                         &ep,
                         &eq,
                         Some(&f),
@@ -221,12 +219,8 @@ mod bench {
         for bits in [1024u64, 1536, 2048] {
             let s = (bits / 64) as usize;
             let (np, nq, key) = dual_key(&mut rng, bits);
-            let (bp, bq) = (
-                limbs(&rng.gen_biguint_below(&np), s),
-                limbs(&rng.gen_biguint_below(&nq), s),
-            );
-            let one = limbs(&BigUint::one(), s);
-            let one = key.factor(&one, &one);
+            let b = halves(rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq), s);
+            let one = key.factor(&halves(BigUint::one(), BigUint::one(), s));
             let ep: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let eq: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
             let mut best = [f64::MAX; 2];
@@ -235,7 +229,7 @@ mod bench {
                     let t = time(5, 20, |n| {
                         for _ in 0..n {
                             black_box(key.pow_secret_chosen(
-                                x86::Input::Halves(&bp, &bq),
+                                x86::Input::Halves(&b),
                                 &ep,
                                 &eq,
                                 Some(&one),

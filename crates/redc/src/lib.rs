@@ -48,6 +48,8 @@
 //! - [`ct`]: masks for secret-dependent choices without branches;
 //! - [`limb`]: little-endian `u64` limb arithmetic, constant time for
 //!   equal-length inputs;
+//! - [`elem`]: secret residues typed by their prime and encoding, the
+//!   currency between the CRT layer and the engines;
 //! - [`mont`]: the Montgomery context for an odd modulus and every
 //!   multiplication algorithm of the seed papers, one module each;
 //! - [`exp`], [`rsa`], [`padding`], [`keyfile`]: exponentiation, keys and
@@ -69,6 +71,7 @@
 
 pub mod arch;
 pub mod ct;
+pub mod elem;
 pub mod error;
 pub mod exp;
 pub mod hash;

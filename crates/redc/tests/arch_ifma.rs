@@ -6,7 +6,7 @@
 #![cfg(target_arch = "x86_64")]
 
 mod common;
-use common::{big, limbs};
+use common::{big, halves, halves_limbs, limbs};
 
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
@@ -522,12 +522,12 @@ fn dual_key_wide_input_matches_bigint() {
                 limbs(&(x * &fp % &np).modpow(&big(&ep), &np), s),
                 limbs(&(x * &fq % &nq).modpow(&big(&eq), &nq), s),
             );
-            let (xl, fpl, fql) = (limbs(x, sn), limbs(&fp, s), limbs(&fq, s));
-            let f = key.factor(&fpl, &fql);
+            let xl = limbs(x, sn);
+            let f = key.factor(&halves(&fp, &fq, s));
             let got = key.pow_secret_blinded_wide(&xl, &f, &ep, &eq);
             assert_eq!(got.is_some(), fits, "{b} bits: wide input accepted");
             if let Some(got) = got {
-                assert_eq!(got, want, "{b} bits, x = {x:x}");
+                assert_eq!(halves_limbs(&got), want, "{b} bits, x = {x:x}");
             }
             for dedicated in [true, false] {
                 for pipelined in [true, false] {
@@ -540,7 +540,8 @@ fn dual_key_wide_input_matches_bigint() {
                     assert_eq!(got.is_some(), fits, "{b} bits, pipelined {pipelined}: accepted");
                     if let Some(got) = got {
                         assert_eq!(
-                            got, want,
+                            halves_limbs(&got),
+                            want,
                             "{b} bits, x = {x:x}, dedicated {dedicated}, pipelined {pipelined}"
                         );
                     }
@@ -567,19 +568,24 @@ fn a_factor_of_another_key_is_refused() {
         (np, nq, x86::DualKey::new(&p, &q).unwrap())
     };
     let ((np, nq, mine), (_, _, other)) = (key(), key());
-    let one = limbs(&BigUint::one(), s);
-    let f = mine.factor(&one, &one);
-    let (b, e) = (limbs(&BigUint::from(3u8), s), [5u64]);
+    let f = mine.factor(&halves(&BigUint::one(), &BigUint::one(), s));
+    let three = BigUint::from(3u8);
+    let (b, e) = (halves(&three, &three, s), [5u64]);
     let want = (
-        limbs(&BigUint::from(3u8).modpow(&BigUint::from(5u8), &np), s),
-        limbs(&BigUint::from(3u8).modpow(&BigUint::from(5u8), &nq), s),
+        limbs(&three.modpow(&BigUint::from(5u8), &np), s),
+        limbs(&three.modpow(&BigUint::from(5u8), &nq), s),
     );
-    assert_eq!(mine.pow_secret_blinded(&b, &b, &f, &e, &e), want);
+    assert_eq!(halves_limbs(&mine.pow_secret_blinded(&b, &f, &e, &e)), want);
     let refused = |run: &dyn Fn()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).is_err();
-    assert!(refused(&|| drop(other.pow_secret_blinded(&b, &b, &f, &e, &e))));
-    assert!(refused(&|| drop(other.pow_secret_blinded_wide(&b, &f, &e, &e))));
+    assert!(refused(&|| drop(other.pow_secret_blinded(&b, &f, &e, &e))));
+    assert!(refused(&|| drop(other.pow_secret_blinded_wide(
+        b.0.limbs(),
+        &f,
+        &e,
+        &e
+    ))));
     assert!(refused(&|| {
-        drop(other.pow_secret_chosen(x86::Input::Halves(&b, &b), &e, &e, Some(&f), other.choices()))
+        drop(other.pow_secret_chosen(x86::Input::Halves(&b), &e, &e, Some(&f), other.choices()))
     }));
 }
 
@@ -607,15 +613,15 @@ fn dual_key_both_squarings_match_bigint() {
             limbs(&bp.modpow(&big(&ep), &np), s),
             limbs(&bq.modpow(&big(&eq), &nq), s),
         );
-        let (bpl, bql) = (limbs(&bp, s), limbs(&bq, s));
+        let base = halves(&bp, &bq, s);
         for dedicated in [true, false] {
             let choices = x86::Choices {
                 dedicated,
                 ..key.choices()
             };
-            let got = key.pow_secret_chosen(x86::Input::Halves(&bpl, &bql), &ep, &eq, None, choices);
+            let got = key.pow_secret_chosen(x86::Input::Halves(&base), &ep, &eq, None, choices);
             assert_eq!(
-                got,
+                got.as_ref().map(halves_limbs),
                 Some(want.clone()),
                 "{b} bits, dedicated squaring {dedicated}"
             );
@@ -629,8 +635,7 @@ fn dual_key_both_squarings_match_bigint() {
             1024 | 2048 => assert!(!fits),
             _ => {}
         }
-        let one = limbs(&BigUint::one(), s);
-        let one = key.factor(&one, &one);
+        let one = key.factor(&halves(&BigUint::one(), &BigUint::one(), s));
         // Both forms of the quotient chain (xmm runs the plain form only).
         for dedicated in [true, false] {
             for (pipelined, xmm) in [(true, false), (false, false), (false, true)] {
@@ -639,10 +644,9 @@ fn dual_key_both_squarings_match_bigint() {
                     pipelined,
                     xmm,
                 };
-                let got =
-                    key.pow_secret_chosen(x86::Input::Halves(&bpl, &bql), &ep, &eq, Some(&one), choices);
+                let got = key.pow_secret_chosen(x86::Input::Halves(&base), &ep, &eq, Some(&one), choices);
                 assert_eq!(
-                    got,
+                    got.as_ref().map(halves_limbs),
                     Some(want.clone()),
                     "{b} bits, dedicated {dedicated}, pipelined {pipelined}, xmm chain {xmm}"
                 );
@@ -655,8 +659,8 @@ fn dual_key_both_squarings_match_bigint() {
             (&np - 1u8, &nq - 1u8),
             (rng.gen_biguint_below(&np), rng.gen_biguint_below(&nq)),
         ] {
-            let f = key.factor(&limbs(&fp, s), &limbs(&fq, s));
-            let got = key.pow_secret_blinded(&limbs(&bp, s), &limbs(&bq, s), &f, &ep, &eq);
+            let f = key.factor(&halves(&fp, &fq, s));
+            let got = halves_limbs(&key.pow_secret_blinded(&base, &f, &ep, &eq));
             let want = (
                 limbs(&(&bp * &fp % &np).modpow(&big(&ep), &np), s),
                 limbs(&(&bq * &fq % &nq).modpow(&big(&eq), &nq), s),
@@ -664,7 +668,7 @@ fn dual_key_both_squarings_match_bigint() {
             assert_eq!(got, want, "{b} bits, blinded by {fp:x}, {fq:x}");
         }
         let e = [65537u64];
-        let (gp, gq) = key.pow_public(&limbs(&bp, s), &limbs(&bq, s), &e);
+        let (gp, gq) = halves_limbs(&key.pow_public(&base, &e));
         assert_eq!(gp, limbs(&bp.modpow(&big(&e), &np), s), "public p {b}");
         assert_eq!(gq, limbs(&bq.modpow(&big(&e), &nq), s), "public q {b}");
     }
@@ -1034,6 +1038,66 @@ fn ifma_mb8_pow_public_matches_bigint() {
             }
         }
     }
+}
+
+/// One CRT pair's lanes built once ([`x86::Mb8Pair`]: p in the even lanes,
+/// q in the odd ones) against num-bigint, through the secret, blinded and
+/// public powers, at the RSA CRT sizes (the eight-lane kernel's own 30
+/// digits included), and run twice to show the stored lanes are reused
+/// unchanged. Primes of different digit counts are refused.
+#[test]
+fn ifma_mb8_pair_matches_bigint() {
+    if skip() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(43);
+    for (bits, multiple) in MB8_SIZES {
+        let (s, ns, mods, bases) = mb8_lanes(&mut rng, bits, multiple);
+        let pair = x86::Mb8Pair::new(&mods[0], &mods[1]).unwrap();
+        let n = |l: usize| &ns[l % 2];
+        let exps: Vec<Vec<u64>> = (0..8).map(|_| (0..s).map(|_| rng.r#gen()).collect()).collect();
+        let factors: Vec<Vec<u64>> = (0..8).map(|l| limbs(&rng.gen_biguint_below(n(l)), s)).collect();
+        // The bases of `mb8_lanes` are below their own lane's modulus:
+        // reduce them into this pair's.
+        let bases: Vec<Vec<u64>> = (0..8).map(|l| limbs(&(big(&bases[l]) % n(l)), s)).collect();
+        for run in 0..2 {
+            let got = x86::pow_mb8_blinded(
+                x86::Mb8Moduli::Pair(&pair),
+                core::array::from_fn(|l| &bases[l][..]),
+                core::array::from_fn(|l| &factors[l][..]),
+                core::array::from_fn(|l| &exps[l][..]),
+            )
+            .unwrap();
+            let public = x86::pow_public_mb8(
+                x86::Mb8Moduli::Pair(&pair),
+                core::array::from_fn(|l| &bases[l][..]),
+                &[65537],
+            )
+            .unwrap();
+            for l in 0..8 {
+                let blinded = big(&bases[l]) * big(&factors[l]) % n(l);
+                let want = limbs(&blinded.modpow(&big(&exps[l]), n(l)), s);
+                assert_eq!(got[l], want, "pair lane {l}, {bits} bits, run {run}");
+                let want = limbs(&big(&bases[l]).modpow(&BigUint::from(65537u32), n(l)), s);
+                assert_eq!(public[l], want, "pair public lane {l}, {bits} bits, run {run}");
+            }
+        }
+        let secret = x86::pow_mb8(
+            x86::Mb8Moduli::Pair(&pair),
+            core::array::from_fn(|l| &bases[l][..]),
+            core::array::from_fn(|l| &exps[l][..]),
+        )
+        .unwrap();
+        for l in 0..8 {
+            let want = limbs(&big(&bases[l]).modpow(&big(&exps[l]), n(l)), s);
+            assert_eq!(secret[l], want, "pair secret lane {l}, {bits} bits");
+        }
+    }
+    let mut rng = StdRng::seed_from_u64(44);
+    let (short, long) = (modulus_of_bits(&mut rng, 1024), modulus_of_bits(&mut rng, 1300));
+    let short = Modulus52::new(&limbs(&short, 16)).unwrap();
+    let long = Modulus52::new(&limbs(&long, 21)).unwrap();
+    assert!(x86::Mb8Pair::new(&short, &long).is_none());
 }
 
 /// Montgomery's simultaneous inversion in eight lanes on one modulus

@@ -4,18 +4,28 @@
 //! Shand and Vuillemin, "Fast Implementations of RSA Cryptography", Algorithm 1: the two half-size
 //! exponentiations of CRT, here run interleaved in one instruction stream).
 //!
+//! The bases and results are [`Halves`]: residues typed by their prime
+//! ([`crate::elem`]), in radix 2^64. The dual kernel converts them to its
+//! own radix on the way in and back on the way out, once each; the one
+//! value of its radix that crosses this seam, a prepared blinding factor,
+//! is a type of its own ([`Factor`]).
+//!
 //! Secrets: the primes (inside the engines and tables, wiped on drop), the
 //! bases and the exponents of [`DualEngine::pow_secret`]. Only the primes'
 //! sizes steer the work.
 
 use super::MontEngine;
+use crate::elem::{Elem, Halves};
 
 /// p's and q's engines with the dual kernel's per-key tables.
 ///
 /// ```
+/// use redc::elem::Elem;
 /// use redc::exp::{DualEngine, MontEngine};
 /// let pair = DualEngine::new(MontEngine::new(&[241]).unwrap(), MontEngine::new(&[251]).unwrap());
-/// assert_eq!(pair.pow_secret(&[7], &[240], &[9], &[250]), (vec![1], vec![1])); // Fermat
+/// let b = (Elem::assume_reduced(vec![7]), Elem::assume_reduced(vec![9]));
+/// let (mp, mq) = pair.pow_secret(&b, &[240], &[250]);
+/// assert_eq!((mp.limbs(), mq.limbs()), (&[1][..], &[1][..])); // Fermat
 /// ```
 pub struct DualEngine {
     p: MontEngine,
@@ -64,58 +74,51 @@ impl DualEngine {
         &self.q
     }
 
-    /// `(bp^ep mod p, bq^eq mod q)`: constant time in bases and exponents
-    /// (only the exponents' lengths, which are public, steer the work).
-    /// Preconditions: `bp < p` in p's limb count, `bq < q` in q's.
-    pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    /// `(b_p^ep mod p, b_q^eq mod q)` for `b = (b_p, b_q)`: constant time in
+    /// bases and exponents (only the exponents' lengths, which are public,
+    /// steer the work).
+    pub fn pow_secret(&self, b: &Halves, ep: &[u64], eq: &[u64]) -> Halves {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = &self.tables {
-            return t.pow_secret(bp, ep, bq, eq);
+            return t.pow_secret(b, ep, eq);
         }
         (
-            self.p.pow_secret_reduced(bp, ep),
-            self.q.pow_secret_reduced(bq, eq),
+            Elem::assume_reduced(self.p.pow_secret_reduced(b.0.limbs(), ep)),
+            Elem::assume_reduced(self.q.pow_secret_reduced(b.1.limbs(), eq)),
         )
     }
 
-    /// A blinding factor's residues (`fp < p`, `fq < q`, in each engine's
-    /// limb count) prepared once for the exponentiations it blinds: in the
-    /// dual kernel's own form where that kernel runs (f R^2 and f R^3 per
-    /// half, so that a signature neither converts nor multiplies it again),
-    /// else as copies. Constant time in the factor's value.
-    pub fn factor(&self, fp: &[u64], fq: &[u64]) -> Factor {
+    /// A blinding factor's residues `f` prepared once for the
+    /// exponentiations it blinds: in the dual kernel's own form where that
+    /// kernel runs (f R^2 and f R^3 per half, so that a signature neither
+    /// converts nor multiplies it again), else as copies. Constant time in
+    /// the factor's value.
+    pub fn factor(&self, f: &Halves) -> Factor {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = &self.tables {
-            return Factor(FactorForm::Dual(t.factor(fp, fq)));
+            return Factor(FactorForm::Dual(t.factor(f)));
         }
-        Factor(FactorForm::Plain(
-            zeroize::Zeroizing::new(fp.to_vec()),
-            zeroize::Zeroizing::new(fq.to_vec()),
-        ))
+        Factor(FactorForm::Plain(f.clone()))
     }
 
-    /// `((bp fp)^ep mod p, (bq fq)^eq mod q)`: [`DualEngine::pow_secret`] of
-    /// the bases times a factor f from [`DualEngine::factor`] on this pair
+    /// `((b_p f_p)^ep mod p, (b_q f_q)^eq mod q)`: [`DualEngine::pow_secret`]
+    /// of the bases times a factor f from [`DualEngine::factor`] on this pair
     /// (a blinding factor). The dual kernel takes f inside the
     /// exponentiation, in the product that enters the Montgomery domain;
     /// the other engines multiply first (a Montgomery product by x R gives
     /// x f). Panics for a factor another pair's dual kernel made.
     ///
     /// ```
+    /// use redc::elem::Elem;
     /// use redc::exp::{DualEngine, MontEngine};
     /// let pair = DualEngine::new(MontEngine::new(&[241]).unwrap(), MontEngine::new(&[251]).unwrap());
     /// // (7 * 3)^5 mod 241 and (9 * 4)^2 mod 251.
-    /// let f = pair.factor(&[3], &[4]);
-    /// assert_eq!(pair.pow_secret_blinded(&[7], &[9], &f, &[5], &[2]), (vec![21u64.pow(5) % 241], vec![36 * 36 % 251]));
+    /// let f = pair.factor(&(Elem::assume_reduced(vec![3]), Elem::assume_reduced(vec![4])));
+    /// let b = (Elem::assume_reduced(vec![7]), Elem::assume_reduced(vec![9]));
+    /// let (mp, mq) = pair.pow_secret_blinded(&b, &f, &[5], &[2]);
+    /// assert_eq!((mp.limbs(), mq.limbs()), (&[21u64.pow(5) % 241][..], &[36 * 36 % 251][..]));
     /// ```
-    pub fn pow_secret_blinded(
-        &self,
-        bp: &[u64],
-        bq: &[u64],
-        f: &Factor,
-        ep: &[u64],
-        eq: &[u64],
-    ) -> (Vec<u64>, Vec<u64>) {
+    pub fn pow_secret_blinded(&self, b: &Halves, f: &Factor, ep: &[u64], eq: &[u64]) -> Halves {
         let (fp, fq) = match &f.0 {
             #[cfg(target_arch = "x86_64")]
             FactorForm::Dual(k) => {
@@ -123,9 +126,9 @@ impl DualEngine {
                     .tables
                     .as_ref()
                     .expect("a dual factor comes from this pair's tables");
-                return t.pow_secret_blinded(bp, bq, k, ep, eq);
+                return t.pow_secret_blinded(b, k, ep, eq);
             }
-            FactorForm::Plain(fp, fq) => (fp, fq),
+            FactorForm::Plain((fp, fq)) => (fp.limbs(), fq.limbs()),
         };
         let times = |e: &MontEngine, x: &[u64], f: &[u64]| {
             let mut ws = e.workspace();
@@ -134,10 +137,10 @@ impl DualEngine {
             e.mul_into(&mut out, &xr, f, &mut ws);
             out
         };
-        let (xp, xq) = (times(&self.p, bp, fp), times(&self.q, bq, fq));
+        let (xp, xq) = (times(&self.p, b.0.limbs(), fp), times(&self.q, b.1.limbs(), fq));
         (
-            self.p.pow_secret_reduced(&xp, ep),
-            self.q.pow_secret_reduced(&xq, eq),
+            Elem::assume_reduced(self.p.pow_secret_reduced(&xp, ep)),
+            Elem::assume_reduced(self.q.pow_secret_reduced(&xq, eq)),
         )
     }
 
@@ -146,13 +149,7 @@ impl DualEngine {
     /// entry (`DualKey::pow_secret_blinded_wide`). None where that path does
     /// not run (a factor not in the dual kernel's form, or primes without
     /// the margin it needs): the caller reduces x itself then.
-    pub fn pow_secret_blinded_wide(
-        &self,
-        x: &[u64],
-        f: &Factor,
-        ep: &[u64],
-        eq: &[u64],
-    ) -> Option<(Vec<u64>, Vec<u64>)> {
+    pub fn pow_secret_blinded_wide(&self, x: &[u64], f: &Factor, ep: &[u64], eq: &[u64]) -> Option<Halves> {
         match &f.0 {
             #[cfg(target_arch = "x86_64")]
             FactorForm::Dual(k) => self.tables.as_ref()?.pow_secret_blinded_wide(x, k, ep, eq),
@@ -163,26 +160,26 @@ impl DualEngine {
         }
     }
 
-    /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC `exp`: variable time in
-    /// `exp` only, constant time in the bases (reduced, in each engine's
-    /// limb count).
+    /// `(b_p^exp mod p, b_q^exp mod q)` for a PUBLIC `exp`: variable time in
+    /// `exp` only, constant time in the bases.
     ///
     /// ```
+    /// use redc::elem::Elem;
     /// use redc::exp::{DualEngine, MontEngine};
     /// let (p, q) = (MontEngine::new(&[1_000_003]).unwrap(), MontEngine::new(&[998_244_353]).unwrap());
     /// let pair = DualEngine::new(p.clone(), q.clone());
-    /// let (a, b) = pair.pow_public(&[5], &[7], &[65537]);
-    /// assert_eq!(a, p.pow_public_vartime(&[5], &[65537]).unwrap());
-    /// assert_eq!(b, q.pow_public_vartime(&[7], &[65537]).unwrap());
+    /// let (a, b) = pair.pow_public(&(Elem::assume_reduced(vec![5]), Elem::assume_reduced(vec![7])), &[65537]);
+    /// assert_eq!(a.limbs(), p.pow_public_vartime(&[5], &[65537]).unwrap());
+    /// assert_eq!(b.limbs(), q.pow_public_vartime(&[7], &[65537]).unwrap());
     /// ```
-    pub fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    pub fn pow_public(&self, b: &Halves, exp: &[u64]) -> Halves {
         #[cfg(target_arch = "x86_64")]
         if let Some(t) = &self.tables {
-            return t.pow_public(bp, bq, exp);
+            return t.pow_public(b, exp);
         }
         (
-            self.p.pow_public_reduced(bp, exp),
-            self.q.pow_public_reduced(bq, exp),
+            Elem::assume_reduced(self.p.pow_public_reduced(b.0.limbs(), exp)),
+            Elem::assume_reduced(self.q.pow_public_reduced(b.1.limbs(), exp)),
         )
     }
 }
@@ -203,5 +200,5 @@ enum FactorForm {
     #[cfg(target_arch = "x86_64")]
     Dual(crate::arch::x86_64::DualFactor),
     /// (f mod p, f mod q), plain, for the per-half engines.
-    Plain(zeroize::Zeroizing<Vec<u64>>, zeroize::Zeroizing<Vec<u64>>),
+    Plain(Halves),
 }

@@ -53,9 +53,10 @@
 //! lanes, B up to 128".
 
 use super::Error;
-use super::crt::{BlindFactor, Crt, Halves, Secret};
+use super::crt::{BlindFactor, Crt, Secret};
 use super::fermat::minus_two;
 use super::public::RsaPublicKey;
+use crate::elem::Halves;
 use crate::limb;
 use rand_core::CryptoRng;
 use std::sync::Mutex;

@@ -10,13 +10,12 @@
 //!
 //! # The domain in the types
 //!
-//! A value mod p is an [`Elem<P, E>`], a value mod q an [`Elem<Q, E>`]; `E`
-//! says the encoding: [`Plain`] (x itself, fully reduced) or [`Mont`]
-//! (x R mod the prime, R = 2^(64 s) for the prime's s limbs). Mixing p and q,
-//! or passing a plain value where the Montgomery form is meant, does not
-//! compile: only [`Crt::reduce_p`] / [`Crt::reduce_q`] make elements from
-//! numbers mod n, and Garner's step takes exactly (`Elem<P, Plain>`,
-//! `Elem<Q, Plain>`) and the key's `Elem<P, Mont>` qInv.
+//! Residues are [`Elem<P|Q, Plain|Mont>`](crate::elem): mixing p and q, or
+//! passing a plain value where the Montgomery form is meant, does not
+//! compile. Here only [`Crt::reduce_p`] / [`Crt::reduce_q`] make elements
+//! from numbers mod n; the dual engine takes and returns [`Halves`], and
+//! Garner's step takes exactly (`Elem<P, Plain>`, `Elem<Q, Plain>`) and the
+//! key's `Elem<P, Mont>` qInv.
 //!
 //! # Garner's recombination
 //!
@@ -34,12 +33,13 @@
 //! counts (public in every key format's sizes) steer the work; reductions are
 //! Montgomery-based, subtractions masked. Everything is wiped on drop.
 
-use core::marker::PhantomData;
-
 use super::Error;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::portable52::Modulus52;
+#[cfg(target_arch = "x86_64")]
+use crate::arch::x86_64::mb8::{Mb8Moduli, Mb8Pair};
 use crate::ct::Mask;
+use crate::elem::{Elem, Halves, Mont, P, Plain, Q};
 use crate::exp::{DualEngine, Factor, MontEngine};
 use crate::limb;
 use crate::nat;
@@ -47,45 +47,6 @@ use zeroize::{Zeroize, Zeroizing};
 
 /// Secret limbs, wiped on drop.
 pub(crate) type Secret = Zeroizing<Vec<u64>>;
-
-/// The first prime, p (the modulus of Garner's step).
-pub(crate) enum P {}
-/// The second prime, q.
-pub(crate) enum Q {}
-/// Encoding: the value itself, fully reduced.
-pub(crate) enum Plain {}
-/// Encoding: Montgomery form, x R mod the prime.
-pub(crate) enum Mont {}
-
-/// A secret value mod the prime `M` in encoding `E`, in `M`'s limb count
-/// and fully reduced. Wiped on drop.
-pub(crate) struct Elem<M, E> {
-    limbs: Secret,
-    _domain: PhantomData<(M, E)>,
-}
-
-impl<M, E> Elem<M, E> {
-    fn new(limbs: Vec<u64>) -> Self {
-        Elem {
-            limbs: Zeroizing::new(limbs),
-            _domain: PhantomData,
-        }
-    }
-
-    /// The limbs (little-endian, the prime's limb count).
-    pub(crate) fn limbs(&self) -> &[u64] {
-        &self.limbs
-    }
-}
-
-impl<M, E> Clone for Elem<M, E> {
-    fn clone(&self) -> Self {
-        Elem::new(self.limbs.to_vec())
-    }
-}
-
-/// Both halves of one value: (m mod p, m mod q).
-pub(crate) type Halves = (Elem<P, Plain>, Elem<Q, Plain>);
 
 /// A blinding factor f = r^e as the private exponentiations take it, made
 /// once with its pair ([`Crt::blind_factor`]): its residues, plain (the
@@ -123,6 +84,10 @@ pub(crate) struct Crt {
     /// None where the dual kernel's moduli serve (see [`Crt::mb8_moduli`]).
     #[cfg(target_arch = "x86_64")]
     mb8_own: Option<std::sync::Arc<(Modulus52, Modulus52)>>,
+    /// p and q as the eight-lane kernel's lanes ([`Mb8Pair`]), built at
+    /// this key's first batch run whose operations are all its own.
+    #[cfg(target_arch = "x86_64")]
+    mb8_pair: std::sync::OnceLock<Option<std::sync::Arc<Mb8Pair>>>,
 }
 
 impl Crt {
@@ -134,7 +99,7 @@ impl Crt {
         let engine_q = MontEngine::new(&q).map_err(|_| Error::InvalidKey("q must be odd"))?;
         let mut ws = engine_p.workspace();
         let mut qinv_red = engine_p.reduce(&qinv, &mut ws);
-        let qinv_mont = Elem::new(engine_p.to_mont(&qinv_red, &mut ws));
+        let qinv_mont = Elem::assume_reduced(engine_p.to_mont(&qinv_red, &mut ws));
         qinv_red.zeroize();
         #[cfg(target_arch = "x86_64")]
         let mb8_own = mb8_own_moduli(&engine_p, &p, &q);
@@ -152,6 +117,8 @@ impl Crt {
             q_below_2p,
             #[cfg(target_arch = "x86_64")]
             mb8_own,
+            #[cfg(target_arch = "x86_64")]
+            mb8_pair: std::sync::OnceLock::new(),
         })
     }
 
@@ -193,7 +160,7 @@ impl Crt {
     /// reduction when q has no more limbs than p (then n = p q < p R_p),
     /// else the general one. Only limb counts (public) choose.
     pub(crate) fn reduce_p(&self, x: &[u64]) -> Elem<P, Plain> {
-        Elem::new(reduce_below_n(self.engines.p(), self.q.len(), x))
+        Elem::assume_reduced(reduce_below_n(self.engines.p(), self.q.len(), x))
     }
 
     /// `x mod p` for `x < 2p` with at most p's limb count: one masked
@@ -202,25 +169,24 @@ impl Crt {
         let mut v = vec![0u64; self.p.len()];
         v[..x.len()].copy_from_slice(x);
         limb::reduce_once(&mut v, 0, &self.p);
-        Elem::new(v)
+        Elem::assume_reduced(v)
     }
 
     /// `x mod q` for `x < n`, as [`Crt::reduce_p`] with the roles swapped.
     pub(crate) fn reduce_q(&self, x: &[u64]) -> Elem<Q, Plain> {
-        Elem::new(reduce_below_n(self.engines.q(), self.p.len(), x))
+        Elem::assume_reduced(reduce_below_n(self.engines.q(), self.p.len(), x))
     }
 
     /// `(x_p^e mod p, x_q^e mod q)` for residues `(x_p, x_q)` (possibly
     /// secret) and a public exponent `e`: one dual run, constant time in x.
     pub(crate) fn pow_public_halves(&self, x: &Halves, e: &[u64]) -> Halves {
-        let (yp, yq) = self.engines.pow_public(x.0.limbs(), x.1.limbs(), e);
-        (Elem::new(yp), Elem::new(yq))
+        self.engines.pow_public(x, e)
     }
 
     /// The blinding factor with residues `f` (below p and q), prepared for
     /// this key's dual engine once (see [`BlindFactor`]).
     pub(crate) fn blind_factor(&self, f: Halves) -> BlindFactor {
-        let prepared = self.engines.factor(f.0.limbs(), f.1.limbs());
+        let prepared = self.engines.factor(&f);
         BlindFactor { halves: f, prepared }
     }
 
@@ -234,25 +200,22 @@ impl Crt {
     /// into p and q first.
     pub(crate) fn pow_private_blinded(&self, x: &[u64], f: &BlindFactor) -> Halves {
         // The IFMA kernel takes x whole and reduces it in its entry products.
-        if let Some((mp, mq)) = self
+        if let Some(m) = self
             .engines
             .pow_secret_blinded_wide(x, &f.prepared, &self.dp, &self.dq)
         {
-            return (Elem::new(mp), Elem::new(mq));
+            return m;
         }
-        let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
-        let (mp, mq) =
-            self.engines
-                .pow_secret_blinded(xp.limbs(), xq.limbs(), &f.prepared, &self.dp, &self.dq);
-        (Elem::new(mp), Elem::new(mq))
+        let xs = (self.reduce_p(x), self.reduce_q(x));
+        self.engines
+            .pow_secret_blinded(&xs, &f.prepared, &self.dp, &self.dq)
     }
 
     /// `(x^ep mod p, x^eq mod q)` for `x < n` and secret exponents
     /// (constant time; their lengths are public).
     pub(crate) fn pow_secret(&self, x: &[u64], ep: &[u64], eq: &[u64]) -> (Elem<P, Plain>, Elem<Q, Plain>) {
-        let (xp, xq) = (self.reduce_p(x), self.reduce_q(x));
-        let (mp, mq) = self.engines.pow_secret(xp.limbs(), ep, xq.limbs(), eq);
-        (Elem::new(mp), Elem::new(mq))
+        let xs = (self.reduce_p(x), self.reduce_q(x));
+        self.engines.pow_secret(&xs, ep, eq)
     }
 
     /// Up to four private exponentiations at once on the eight-lane kernel
@@ -317,15 +280,14 @@ impl Crt {
     #[cfg(target_arch = "x86_64")]
     fn halves_mb8(
         ops: &[(&Crt, &Halves)],
-        run: impl FnOnce(
-            [&Modulus52; crate::arch::x86_64::ifma::mb8::LANES],
-            [&[u64]; crate::arch::x86_64::ifma::mb8::LANES],
-        ) -> Option<Vec<Vec<u64>>>,
+        run: impl FnOnce(Mb8Moduli<'_>, [&[u64]; crate::arch::x86_64::ifma::mb8::LANES]) -> Option<Vec<Vec<u64>>>,
     ) -> Option<Vec<Halves>> {
         use crate::arch::x86_64::ifma::mb8::LANES;
         if ops.is_empty() || 2 * ops.len() > LANES {
             return None;
         }
+        // Which keys the operations use is public.
+        let one_key = ops.iter().all(|(c, _)| core::ptr::eq(*c, ops[0].0));
         let mut moduli: Vec<&Modulus52> = Vec::with_capacity(LANES);
         let mut bases: Vec<&[u64]> = Vec::with_capacity(LANES);
         for k in 0..LANES / 2 {
@@ -336,20 +298,33 @@ impl Crt {
             bases.push(xp.limbs());
             bases.push(xq.limbs());
         }
-        let out = run(
-            core::array::from_fn(|l| moduli[l]),
-            core::array::from_fn(|l| bases[l]),
-        )?;
+        let given = match one_key {
+            true => Mb8Moduli::Pair(ops[0].0.mb8_pair()?),
+            false => Mb8Moduli::Lanes(core::array::from_fn(|l| moduli[l])),
+        };
+        let out = run(given, core::array::from_fn(|l| bases[l]))?;
         let mut lanes = out.into_iter();
         Some(
             (0..ops.len())
                 .map(|_| {
                     let mp = lanes.next().expect("eight lanes");
                     let mq = lanes.next().expect("eight lanes");
-                    (Elem::new(mp), Elem::new(mq))
+                    (Elem::assume_reduced(mp), Elem::assume_reduced(mq))
                 })
                 .collect(),
         )
+    }
+
+    /// p and q as the eight-lane kernel's lanes, built at the first call
+    /// (None where that kernel does not run for this key).
+    #[cfg(target_arch = "x86_64")]
+    fn mb8_pair(&self) -> Option<&Mb8Pair> {
+        self.mb8_pair
+            .get_or_init(|| {
+                let (p, q) = self.mb8_moduli()?;
+                Mb8Pair::new(p, q).map(std::sync::Arc::new)
+            })
+            .as_deref()
     }
 
     /// The digit count of the eight-lane kernel for this key's primes
@@ -477,8 +452,8 @@ mod tests {
                     v
                 };
                 let m = crt.garner(
-                    &Elem::new(limbs(&mp, p.len())),
-                    &Elem::new(limbs(&mq, q.len())),
+                    &Elem::assume_reduced(limbs(&mp, p.len())),
+                    &Elem::assume_reduced(limbs(&mq, q.len())),
                     p.len() + q.len(),
                 );
                 let m = big(&m);

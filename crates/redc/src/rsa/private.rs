@@ -27,10 +27,11 @@
 
 use super::Error;
 use super::blinding::{Blind, BlindingKey, BlindingPool};
-use super::crt::{Crt, Elem, P, Plain, Q};
+use super::crt::Crt;
 use super::fermat::inverse_mod_prime;
 use super::public::{RsaPublicKey, trimmed_be};
 use crate::ct::Mask;
+use crate::elem::{Elem, P, Plain, Q};
 use crate::limb;
 use crate::nat;
 use rand_core::CryptoRng;

@@ -29,6 +29,20 @@ pub fn limbs(x: &BigUint, s: usize) -> Vec<u64> {
     out
 }
 
+/// (x_p, x_q) as the engines take a CRT pair's residues (each below its
+/// prime, in `s` limbs).
+pub fn halves(xp: &BigUint, xq: &BigUint, s: usize) -> redc::elem::Halves {
+    (
+        redc::elem::Elem::assume_reduced(limbs(xp, s)),
+        redc::elem::Elem::assume_reduced(limbs(xq, s)),
+    )
+}
+
+/// Both halves' limbs, to compare with an oracle's.
+pub fn halves_limbs(h: &redc::elem::Halves) -> (Vec<u64>, Vec<u64>) {
+    (h.0.limbs().to_vec(), h.1.limbs().to_vec())
+}
+
 /// A random odd modulus of exactly `s` limbs (top limb non-zero).
 pub fn random_modulus(rng: &mut StdRng, s: usize) -> BigUint {
     loop {

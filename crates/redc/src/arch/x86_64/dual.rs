@@ -1,12 +1,16 @@
 //! [`DualKey`]: one CRT pair's tables for the dual IFMA kernel
 //! ([`super::ifma`]) and the secret exponentiations over them, with the
-//! kernel [`Choices`] of each run. Secrets: the primes (in the tables,
-//! wiped on drop), the bases and the exponents; only the primes' sizes and
-//! the exponents' lengths steer the work.
+//! kernel [`Choices`] of each run. Bases and results are [`Halves`]
+//! (residues typed by their prime, radix 2^64): they enter the kernel's
+//! radix in one place (`Tables::bases`) and leave it in one
+//! (`Tables::results`). Secrets: the primes (in the tables, wiped on drop),
+//! the bases and the exponents; only the primes' sizes and the exponents'
+//! lengths steer the work.
 
 use zeroize::Zeroize;
 
 use crate::arch::portable52::{self, Modulus52};
+use crate::elem::{Elem, Halves};
 
 use super::cpu::Ifma;
 use super::ifma::{DualMod, Lanes};
@@ -76,14 +80,28 @@ impl DualKey {
         })
     }
 
-    /// `(bp^ep mod p, bq^eq mod q)`, fully reduced, in p's and q's trimmed
-    /// limb counts; `bp < p`, `bq < q`. Constant time in bases and exponents
-    /// (fixed 5-bit windows, every table entry read on every lookup); the
-    /// exponents' LENGTHS are public and may differ.
-    pub fn pow_secret(&self, bp: &[u64], ep: &[u64], bq: &[u64], eq: &[u64]) -> (Vec<u64>, Vec<u64>) {
-        self.tables
-            .pow_secret(Input::Halves(bp, bq), ep, eq, None, self.choices())
-            .expect("halves are always accepted")
+    /// `(b_p^ep mod p, b_q^eq mod q)` for `b = (b_p, b_q)`, fully reduced,
+    /// in p's and q's trimmed limb counts. Constant time in bases and
+    /// exponents (fixed 5-bit windows, every table entry read on every
+    /// lookup); the exponents' LENGTHS are public and may differ.
+    pub fn pow_secret(&self, b: &Halves, ep: &[u64], eq: &[u64]) -> Halves {
+        typed(
+            self.tables
+                .pow_secret(Base::of(Input::Halves(b)), ep, eq, None, self.choices())
+                .expect("halves are always accepted"),
+        )
+    }
+
+    /// [`DualKey::pow_secret`] with one modulus in both halves (a key built
+    /// from `(m, m)`, which is no CRT pair): `base^exp mod m`, the second
+    /// half's copy wiped.
+    pub(super) fn pow_secret_same(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+        let (out, mut copy) = self
+            .tables
+            .pow_secret(Base::Pair(base, base), exp, exp, None, self.choices())
+            .expect("halves are always accepted");
+        copy.zeroize();
+        out
     }
 
     /// Whether the secret exponentiations run quotient-pipelined (the
@@ -104,15 +122,15 @@ impl DualKey {
         }
     }
 
-    /// A blinding factor's residues (`fp < p`, `fq < q`, each in its
-    /// prime's limb count) in this kernel's form, made once per factor so
+    /// A blinding factor's residues `f` in this kernel's form, made once per
+    /// factor so
     /// that the exponentiation it blinds takes it without converting or
     /// multiplying it again: f R^2 and f R^3 per half ([`DualFactor`]).
     /// Costs two radix conversions and three dual products. Constant time
     /// in the factor's value.
-    pub fn factor(&self, fp: &[u64], fq: &[u64]) -> DualFactor {
+    pub fn factor(&self, f: &Halves) -> DualFactor {
         DualFactor {
-            words: self.tables.factor(fp, fq),
+            words: self.tables.factor(f.0.limbs(), f.1.limbs()),
             key: self.id,
         }
     }
@@ -123,22 +141,23 @@ impl DualKey {
         f
     }
 
-    /// `((bp f_p)^ep mod p, (bq f_q)^eq mod q)`, as [`DualKey::pow_secret`],
+    /// `((b_p f_p)^ep mod p, (b_q f_q)^eq mod q)`, as [`DualKey::pow_secret`],
     /// for a factor f from [`DualKey::factor`] on this key (a blinding
     /// factor): f enters the bases inside the kernel, in the product that
     /// puts each base in the Montgomery domain (amm(b, f R^2) = b f R).
     /// Panics for a factor made by another key.
-    pub fn pow_secret_blinded(
-        &self,
-        bp: &[u64],
-        bq: &[u64],
-        f: &DualFactor,
-        ep: &[u64],
-        eq: &[u64],
-    ) -> (Vec<u64>, Vec<u64>) {
-        self.tables
-            .pow_secret(Input::Halves(bp, bq), ep, eq, Some(self.own(f)), self.choices())
-            .expect("halves are always accepted")
+    pub fn pow_secret_blinded(&self, b: &Halves, f: &DualFactor, ep: &[u64], eq: &[u64]) -> Halves {
+        typed(
+            self.tables
+                .pow_secret(
+                    Base::of(Input::Halves(b)),
+                    ep,
+                    eq,
+                    Some(self.own(f)),
+                    self.choices(),
+                )
+                .expect("halves are always accepted"),
+        )
     }
 
     /// As [`DualKey::pow_secret_blinded`] with the input x < p q not yet
@@ -156,9 +175,10 @@ impl DualKey {
         f: &DualFactor,
         ep: &[u64],
         eq: &[u64],
-    ) -> Option<(Vec<u64>, Vec<u64>)> {
+    ) -> Option<Halves> {
         self.tables
-            .pow_secret(Input::Wide(x), ep, eq, Some(self.own(f)), self.choices())
+            .pow_secret(Base::Wide(x), ep, eq, Some(self.own(f)), self.choices())
+            .map(typed)
     }
 
     /// The secret exponentiation of [`DualKey::pow_secret`] (no `factor`),
@@ -176,15 +196,52 @@ impl DualKey {
         eq: &[u64],
         factor: Option<&DualFactor>,
         choices: Choices,
-    ) -> Option<(Vec<u64>, Vec<u64>)> {
+    ) -> Option<Halves> {
         self.tables
-            .pow_secret(input, ep, eq, factor.map(|f| self.own(f)), choices)
+            .pow_secret(Base::of(input), ep, eq, factor.map(|f| self.own(f)), choices)
+            .map(typed)
     }
 
-    /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent (variable time in
-    /// `exp` only, constant time in the bases), as [`DualKey::pow_secret`].
-    pub fn pow_public(&self, bp: &[u64], bq: &[u64], exp: &[u64]) -> (Vec<u64>, Vec<u64>) {
-        self.tables.pow_public(bp, bq, exp, dedicated_sqr(self.nr))
+    /// `(b_p^exp mod p, b_q^exp mod q)` for a PUBLIC exponent (variable time
+    /// in `exp` only, constant time in the bases), as [`DualKey::pow_secret`].
+    pub fn pow_public(&self, b: &Halves, exp: &[u64]) -> Halves {
+        typed(
+            self.tables
+                .pow_public(b.0.limbs(), b.1.limbs(), exp, dedicated_sqr(self.nr)),
+        )
+    }
+
+    /// [`DualKey::pow_public`] with one modulus in both halves, as
+    /// [`DualKey::pow_secret_same`].
+    pub(super) fn pow_public_same(&self, base: &[u64], exp: &[u64]) -> Vec<u64> {
+        let (out, mut copy) = self.tables.pow_public(base, base, exp, dedicated_sqr(self.nr));
+        copy.zeroize();
+        out
+    }
+}
+
+/// The kernel's two results as the residues they are (fully reduced, in
+/// p's and q's limb counts: `Tables::results`).
+fn typed((yp, yq): (Vec<u64>, Vec<u64>)) -> Halves {
+    (Elem::assume_reduced(yp), Elem::assume_reduced(yq))
+}
+
+/// [`Input`] as the tables read it: limbs.
+#[derive(Clone, Copy)]
+enum Base<'a> {
+    /// (b_p, b_q), each below its prime in its limb count; equal slices
+    /// for a key built from one modulus twice.
+    Pair(&'a [u64], &'a [u64]),
+    /// x < p q.
+    Wide(&'a [u64]),
+}
+
+impl<'a> Base<'a> {
+    fn of(input: Input<'a>) -> Self {
+        match input {
+            Input::Halves(b) => Base::Pair(b.0.limbs(), b.1.limbs()),
+            Input::Wide(x) => Base::Wide(x),
+        }
     }
 }
 
@@ -203,13 +260,13 @@ pub struct Choices {
     pub xmm: bool,
 }
 
-/// The base of a secret exponentiation: its residues below p and q, in
-/// their limb counts, or one value below p q (n's limbs) that the kernel
-/// reduces on entry ([`DualKey::pow_secret_blinded_wide`]).
+/// The base of a secret exponentiation: its residues mod p and q, or one
+/// value below p q (n's limbs) that the kernel reduces on entry
+/// ([`DualKey::pow_secret_blinded_wide`]).
 #[derive(Clone, Copy, Debug)]
 pub enum Input<'a> {
-    /// (bp, bq).
-    Halves(&'a [u64], &'a [u64]),
+    /// (b_p, b_q).
+    Halves(&'a Halves),
     /// x < p q.
     Wide(&'a [u64]),
 }
@@ -254,7 +311,7 @@ trait DualTables: Send + Sync {
     /// the primes' sizes leave no room for.
     fn pow_secret(
         &self,
-        input: Input<'_>,
+        input: Base<'_>,
         ep: &[u64],
         eq: &[u64],
         factor: Option<&DualFactor>,
@@ -316,7 +373,8 @@ impl<const NR: usize> Drop for Pipe<NR> {
 }
 
 impl<const NR: usize> Tables<NR> {
-    /// Both bases in the kernel's form: radix 2^52, interleaved.
+    /// Both bases in the kernel's form: radix 2^52, interleaved (the one
+    /// conversion in).
     fn bases(&self, bp: &[u64], bq: &[u64]) -> Lanes<NR> {
         check_base_len(&self.p, bp);
         check_base_len(&self.q, bq);
@@ -337,7 +395,8 @@ impl<const NR: usize> Tables<NR> {
         self.p.bits.max(self.q.bits) + extra + 5 <= 52 * 4 * NR
     }
 
-    /// The kernel's result (per half below 2m) fully reduced, out of radix 2^52.
+    /// The kernel's result (per half below 2m) fully reduced, out of radix
+    /// 2^52 (the one conversion out).
     fn results(&self, mut y: Lanes<NR>) -> (Vec<u64>, Vec<u64>) {
         let d = self.p.d;
         let mut yp = y.half(0, d);
@@ -364,7 +423,7 @@ impl<const NR: usize> Tables<NR> {
         &self,
         m: &DualMod<NR>,
         rr: &Lanes<NR>,
-        input: Input<'_>,
+        input: Base<'_>,
         ep: &[u64],
         eq: &[u64],
         factor: Option<&DualFactor>,
@@ -379,13 +438,13 @@ impl<const NR: usize> Tables<NR> {
         // Table entry 1: x f R per half.
         let mut first = Lanes::<NR>::ZERO;
         match input {
-            Input::Halves(bp, bq) => {
+            Base::Pair(bp, bq) => {
                 let mut base = self.bases(bp, bq);
                 self.ifma
                     .amm_dual::<NR, false, PIPE>(&mut first, &base, &entry, m);
                 base.zeroize();
             }
-            Input::Wide(x) => {
+            Base::Wide(x) => {
                 // x = lo + hi R: lo < R gives amm(lo, f R^2) < 3m; hi < R / 2^10
                 // (x < p q, each prime 5 bits below R) gives amm(hi, f R^3) < m
                 // + m / 2^9. The sum, x f R mod m, is below 4.1m with 17m < R,
@@ -435,13 +494,13 @@ impl<const NR: usize> Tables<NR> {
 impl<const NR: usize> DualTables for Tables<NR> {
     fn pow_secret(
         &self,
-        input: Input<'_>,
+        input: Base<'_>,
         ep: &[u64],
         eq: &[u64],
         factor: Option<&DualFactor>,
         choices: Choices,
     ) -> Option<(Vec<u64>, Vec<u64>)> {
-        let wide = matches!(input, Input::Wide(_));
+        let wide = matches!(input, Base::Wide(_));
         // A wide input too large for the pipelined modulus runs plain.
         match (&self.pipe, choices.pipelined) {
             (Some(pipe), true) if !wide || self.wide_ok(portable52::PIPELINE_BITS) => {

@@ -1,6 +1,11 @@
 //! The eight-lane driver ([`super::ifma::mb8`]): eight exponentiations at
 //! once, one per lane (batch signing), and Montgomery's simultaneous
 //! inversion in eight chains. Constant time in bases, exponents and moduli.
+//!
+//! A run takes its moduli as eight lanes ([`Mb8Moduli::Lanes`]: any mix of
+//! keys, interleaved for that run) or as one CRT pair's lanes built once
+//! per key ([`Mb8Pair`], the batch of one key's operations: p and q in lanes
+//! 2k and 2k + 1), as the dual kernel's `DualKey` keeps its pair's.
 
 use zeroize::Zeroize;
 
@@ -14,6 +19,81 @@ pub fn mb8_runs(d: usize) -> bool {
     (1..=ifma::mb8::MAX_D).contains(&d) && (d.is_multiple_of(4) || d == 30)
 }
 
+/// One CRT pair (p, q) as the eight-lane kernel's moduli, p in the even
+/// lanes and q in the odd ones: the interleaved digits, constants and R^2
+/// that every run would otherwise rebuild from the two moduli. Built once
+/// per key (its first batch run) and read by each run whose four operations
+/// are that key's. Secret (the primes): wiped on drop, `Debug` shows
+/// nothing of it; only the primes' digit count (public) sets its shape.
+pub struct Mb8Pair {
+    /// `ifma::mb8::Mb8Mod<D>` for `D = p.d`.
+    tables: Box<dyn core::any::Any + Send + Sync>,
+    p: Modulus52,
+    q: Modulus52,
+}
+
+impl core::fmt::Debug for Mb8Pair {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Mb8Pair").finish_non_exhaustive()
+    }
+}
+
+impl Mb8Pair {
+    /// The pair's lanes, or None when IFMA is unavailable, p and q have
+    /// different digit counts or the kernel has no instance for theirs.
+    /// The lanes are built on the stack and moved to the heap; that stack
+    /// is wiped before this returns ([`crate::scrub`]).
+    pub fn new(p: &Modulus52, q: &Modulus52) -> Option<Mb8Pair> {
+        cpu::ifma()?;
+        let d = p.d;
+        if q.d != d || !mb8_runs(d) {
+            return None;
+        }
+        let tables = crate::scrub::scrubbed_setup(|| {
+            with_mb8_digits!(d, D => {
+                let lanes = core::array::from_fn(|l| if l % 2 == 0 { p } else { q });
+                Box::new(ifma::mb8::Mb8Mod::<D>::new(lanes)) as Box<dyn core::any::Any + Send + Sync>
+            })
+        });
+        Some(Mb8Pair {
+            tables,
+            p: p.clone(),
+            q: q.clone(),
+        })
+    }
+
+    /// The eight lanes' moduli: p, q, p, q, ...
+    fn lanes(&self) -> [&Modulus52; ifma::mb8::LANES] {
+        core::array::from_fn(|l| if l % 2 == 0 { &self.p } else { &self.q })
+    }
+}
+
+/// The moduli of an eight-lane run.
+#[derive(Clone, Copy, Debug)]
+pub enum Mb8Moduli<'a> {
+    /// One per lane, of any keys: interleaved for this run.
+    Lanes([&'a Modulus52; ifma::mb8::LANES]),
+    /// One key's p and q in every pair of lanes, interleaved at its
+    /// first run.
+    Pair(&'a Mb8Pair),
+}
+
+impl<'a> Mb8Moduli<'a> {
+    /// Lane by lane.
+    fn lanes(self) -> [&'a Modulus52; ifma::mb8::LANES] {
+        match self {
+            Mb8Moduli::Lanes(m) => m,
+            Mb8Moduli::Pair(pair) => pair.lanes(),
+        }
+    }
+}
+
+impl<'a> From<[&'a Modulus52; ifma::mb8::LANES]> for Mb8Moduli<'a> {
+    fn from(m: [&'a Modulus52; ifma::mb8::LANES]) -> Self {
+        Mb8Moduli::Lanes(m)
+    }
+}
+
 /// Eight exponentiations at once on the eight-lane kernel ([`ifma::mb8`]):
 /// `bases[l]^exps[l] mod moduli[l]`, each fully reduced in its modulus's
 /// trimmed limb count. All moduli need the same digit count (at most 40, a
@@ -21,22 +101,22 @@ pub fn mb8_runs(d: usize) -> bool {
 /// all exponents the same limb count (public); bases below their moduli.
 /// Constant time in bases, exponents and moduli. None when IFMA is
 /// unavailable or the sizes differ.
-pub fn pow_mb8(
-    moduli: [&Modulus52; ifma::mb8::LANES],
+pub fn pow_mb8<'m>(
+    moduli: impl Into<Mb8Moduli<'m>>,
     bases: [&[u64]; ifma::mb8::LANES],
     exps: [&[u64]; ifma::mb8::LANES],
 ) -> Option<Vec<Vec<u64>>> {
     if exps.iter().any(|e| e.len() != exps[0].len()) {
         return None;
     }
-    run_mb8(moduli, bases, None, Mb8Exponent::Secret(&exps))
+    run_mb8(moduli.into(), bases, None, Mb8Exponent::Secret(&exps))
 }
 
 /// [`pow_mb8`] of the bases times per-lane factors (blinding factors, each
 /// below its modulus): `(bases[l] factors[l])^exps[l] mod moduli[l]`, the
 /// factor entering inside the kernel (`ifma::mb8::pow`).
-pub fn pow_mb8_blinded(
-    moduli: [&Modulus52; ifma::mb8::LANES],
+pub fn pow_mb8_blinded<'m>(
+    moduli: impl Into<Mb8Moduli<'m>>,
     bases: [&[u64]; ifma::mb8::LANES],
     factors: [&[u64]; ifma::mb8::LANES],
     exps: [&[u64]; ifma::mb8::LANES],
@@ -44,18 +124,18 @@ pub fn pow_mb8_blinded(
     if exps.iter().any(|e| e.len() != exps[0].len()) {
         return None;
     }
-    run_mb8(moduli, bases, Some(factors), Mb8Exponent::Secret(&exps))
+    run_mb8(moduli.into(), bases, Some(factors), Mb8Exponent::Secret(&exps))
 }
 
 /// [`pow_mb8`] with one PUBLIC exponent for every lane (its bits choose the
 /// steps, `ifma::mb8::pow_public`): `bases[l]^e mod moduli[l]`. Constant
 /// time in the bases and moduli.
-pub fn pow_public_mb8(
-    moduli: [&Modulus52; ifma::mb8::LANES],
+pub fn pow_public_mb8<'m>(
+    moduli: impl Into<Mb8Moduli<'m>>,
     bases: [&[u64]; ifma::mb8::LANES],
     e: &[u64],
 ) -> Option<Vec<Vec<u64>>> {
-    run_mb8(moduli, bases, None, Mb8Exponent::Public(e))
+    run_mb8(moduli.into(), bases, None, Mb8Exponent::Public(e))
 }
 
 /// The exponent(s) of an eight-lane run.
@@ -90,11 +170,12 @@ fn mb8_out<const D: usize>(y: &ifma::mb8::Mb8<D>, l: usize, m: &Modulus52) -> Ve
 /// The set-up and tear-down both eight-lane powers share: digits in, the
 /// kernel, each lane fully reduced and back in u64 limbs, every copy wiped.
 fn run_mb8(
-    moduli: [&Modulus52; ifma::mb8::LANES],
+    given: Mb8Moduli<'_>,
     bases: [&[u64]; ifma::mb8::LANES],
     factors: Option<[&[u64]; ifma::mb8::LANES]>,
     exp: Mb8Exponent<'_>,
 ) -> Option<Vec<Vec<u64>>> {
+    let moduli = given.lanes();
     let d = moduli[0].d;
     let ifma = cpu::ifma()?;
     if moduli.iter().any(|m| m.d != d) || !mb8_runs(d) {
@@ -107,12 +188,22 @@ fn run_mb8(
         check_base_len(m, f);
     }
     Some(with_mb8_digits!(d, D => {
-        let mm = ifma::mb8::Mb8Mod::<D>::new(moduli);
+        let built;
+        let mm = match given {
+            Mb8Moduli::Pair(pair) => pair
+                .tables
+                .downcast_ref::<ifma::mb8::Mb8Mod<D>>()
+                .expect("a pair's lanes at its digit count"),
+            Mb8Moduli::Lanes(_) => {
+                built = ifma::mb8::Mb8Mod::<D>::new(moduli);
+                &built
+            }
+        };
         let mut base = mb8_in::<D>(bases);
         let mut factor = factors.map(mb8_in::<D>);
         let mut y = match exp {
-            Mb8Exponent::Secret(exps) => ifma.mb8_pow::<D>(&mm, &base, factor.as_ref(), exps),
-            Mb8Exponent::Public(e) => ifma.mb8_pow_public::<D>(&mm, &base, e),
+            Mb8Exponent::Secret(exps) => ifma.mb8_pow::<D>(mm, &base, factor.as_ref(), exps),
+            Mb8Exponent::Public(e) => ifma.mb8_pow_public::<D>(mm, &base, e),
         };
         let out = (0..ifma::mb8::LANES).map(|l| mb8_out(&y, l, moduli[l])).collect();
         base.zeroize();

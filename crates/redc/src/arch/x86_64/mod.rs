@@ -86,8 +86,6 @@ pub mod ifma;
 
 use std::sync::OnceLock;
 
-use zeroize::Zeroize;
-
 use crate::arch::portable52::{self, Modulus52};
 
 use ifma::MAX_NR;
@@ -278,10 +276,7 @@ pub fn pow_secret(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
     let key = m
         .single()
         .expect("IFMA checked above; one modulus has one digit count");
-    // Both halves computed the same value: wipe the second copy.
-    let (out, mut copy) = key.pow_secret(base, exp, base, exp);
-    copy.zeroize();
-    out
+    key.pow_secret_same(base, exp)
 }
 
 /// base^exp mod n for a PUBLIC exponent (an RSA public exponent such as
@@ -293,12 +288,7 @@ pub fn pow_secret(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
 pub fn pow_public(m: &Ifma52Modulus, base: &[u64], exp: &[u64]) -> Vec<u64> {
     check_base(m, base);
     match m.single() {
-        Some(key) => {
-            // The base may be secret: wipe the second half's copy.
-            let (out, mut copy) = key.pow_public(base, base, exp);
-            copy.zeroize();
-            out
-        }
+        Some(key) => key.pow_public_same(base, exp),
         None => portable52::pow(&m.m, base, exp),
     }
 }

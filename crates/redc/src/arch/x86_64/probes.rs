@@ -6,6 +6,7 @@
 use zeroize::Zeroize;
 
 use crate::arch::portable52::{self, Modulus52};
+use crate::elem::Elem;
 
 use super::ifma::{self, DualMod, Lanes};
 use super::*;
@@ -31,7 +32,12 @@ pub fn pow_secret_dual(
     if !ifma_available() {
         return Some((portable52::pow(&p.m, bp, ep), portable52::pow(&q.m, bq, eq)));
     }
-    Some(DualKey::new(p, q)?.pow_secret(bp, ep, bq, eq))
+    let b = (
+        Elem::assume_reduced(bp.to_vec()),
+        Elem::assume_reduced(bq.to_vec()),
+    );
+    let (mp, mq) = DualKey::new(p, q)?.pow_secret(&b, ep, eq);
+    Some((mp.limbs().to_vec(), mq.limbs().to_vec()))
 }
 
 /// `(bp^exp mod p, bq^exp mod q)` for a PUBLIC exponent, both halves in one
@@ -54,7 +60,12 @@ pub fn pow_public_dual(
     if !ifma_available() {
         return Some((portable52::pow(&p.m, bp, exp), portable52::pow(&q.m, bq, exp)));
     }
-    Some(DualKey::new(p, q)?.pow_public(bp, bq, exp))
+    let b = (
+        Elem::assume_reduced(bp.to_vec()),
+        Elem::assume_reduced(bq.to_vec()),
+    );
+    let (mp, mq) = DualKey::new(p, q)?.pow_public(&b, exp);
+    Some((mp.limbs().to_vec(), mq.limbs().to_vec()))
 }
 
 /// One dual almost-Montgomery product (or dedicated square when `sqr`; then
