@@ -26,9 +26,11 @@
 //! P..P+8, P = i0 + 8c + r, rows in the order (c, r). Before the row the
 //! window holds P..P+7 and position P + 8 is loaded from t, with a pending
 //! carry of at most 1 into it (from the row before). The nine positions'
-//! value is then below 2^512 + 2^576 + 2^576 (window, loaded limb and
-//! carry, the row's product m_r n[8c..8c+8] < 2^576), so the carry out of
-//! P + 8 is at most 1 (CF and OF, folded into the pending carry). No later
+//! value is then at most (2^512 - 1) + (2^64 - 1) 2^512 + 2^512 +
+//! (2^64 - 1)(2^512 - 1) = 2^577 - 2^64 (window, loaded limb, carry, the
+//! row's product m_r n[8c..8c+8]), so the carry out of P + 8 is at most 1:
+//! CF and OF out of it are never both set, and CF | OF is the next pending
+//! carry. No later
 //! row of the band touches P, so it is stored. After the last row the
 //! window holds positions i0 + s..i0 + s + 8: [`band_chained`] adds its
 //! carry-in at i0 + s there (the carry the band before left, in a
@@ -118,16 +120,22 @@ macro_rules! row {
             $w7,
             ", rax\n",
             // Position P + 8: the last high half (OF out), the pending carry and
-            // CF out of P + 7 (CF out); the two carries out are the next pending one.
+            // CF out of P + 7 (CF out). The two carries out are the next
+            // pending one: at most one of them is set (module comment), so it
+            // is CF | OF, read by SETC into rcx (whose bits above the low byte
+            // are zero: the pending carry is 0 or 1) and SETO into al, then
+            // ORed. No ADCX or ADOX beyond the chains' own: on Zen 4 the row
+            // takes 11.1 cycles so, against 12.0 with the carries gathered by
+            // ADCX and ADOX (docs/PERFORMANCE.md).
             "adox ",
             $w0,
             ", r9\n",
             "adcx ",
             $w0,
             ", rcx\n",
-            "mov ecx, 0\n",
-            "adcx rcx, rcx\n",
-            "adox rcx, qword ptr [rsp + 16]\n",
+            "setc cl\n",
+            "seto al\n",
+            "or cl, al\n",
         )
     };
 }
@@ -164,8 +172,8 @@ macro_rules! reduce_row {
 /// Registers: rsi = this chunk of n, rdi = t at this chunk's first position,
 /// r8 = the multipliers, rax/r9 = a product's low/high half, rdx = m_r
 /// (MULX's implicit operand), rcx = the pending carry, r10..r15, rbx, rbp =
-/// the window. Stack, below the saved rbx and rbp: n0, the end of n, a zero,
-/// the carry-in.
+/// the window. Stack, below the saved rbx and rbp: n0, the end of n, the
+/// carry-in.
 /// All registers but rbx and rbp are named in the operands (explicitly,
 /// since the template names them); the compiler may reserve those two, so
 /// the band saves and restores them itself.
@@ -193,7 +201,6 @@ macro_rules! enter {
             "push rbx\n",
             "push rbp\n",
             "push rdx\n",
-            "push 0\n",
             "push r9\n",
             "push rax\n",
             "mov r10, qword ptr [rdi]\n",
@@ -208,13 +215,13 @@ macro_rules! enter {
     };
 }
 
-/// The carry-in (at `[rsp + 24]`) added at position i0 + s, the window's
+/// The carry-in (at `[rsp + 16]`) added at position i0 + s, the window's
 /// first after the last row, through the window into the pending carry
 /// (which stays below 3: at most 1 before, plus the chain's last CF).
 macro_rules! add_carry_in {
     () => {
         concat!(
-            "add r10, qword ptr [rsp + 24]\n",
+            "add r10, qword ptr [rsp + 16]\n",
             "adc r11, 0\n",
             "adc r12, 0\n",
             "adc r13, 0\n",
@@ -239,7 +246,7 @@ macro_rules! leave {
             "mov qword ptr [rdi + 40], r15\n",
             "mov qword ptr [rdi + 48], rbx\n",
             "mov qword ptr [rdi + 56], rbp\n",
-            "add rsp, 32\n",
+            "add rsp, 24\n",
             "pop rbp\n",
             "pop rbx\n",
         )
@@ -297,7 +304,7 @@ pub fn band_chained(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>, carry_in
     // t[i0 + s..i0 + s + 8] at the end: all inside t (asserted). A product band
     // reads m[..8] (asserted); a reduction band writes its multipliers to
     // t[i0..i0 + 8]. rbx and rbp are pushed before use and popped after, and
-    // the four stack slots are freed (no `nostack`: the asm pushes). BMI2/ADX
+    // the three stack slots are freed (no `nostack`: the asm pushes). BMI2/ADX
     // were checked above.
     unsafe {
         asm!(
