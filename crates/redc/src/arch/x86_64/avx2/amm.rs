@@ -50,6 +50,10 @@ use core::arch::x86_64::*;
 
 use super::{PAD, lane, opaque, operand_len};
 
+/// See the kernels' frame: any 64-byte aligned local forces the realignment.
+#[repr(C, align(64))]
+struct AlignedFrame([u64; 8]);
+
 /// Digit mask as the scalar chain uses it.
 const MASK: u64 = (1 << 28) - 1;
 
@@ -90,6 +94,12 @@ macro_rules! kernel {
             // the copy's start; the reads and stores are aligned as `madd`
             // and `_mm256_storeu_si256` need; `out` does not alias the inputs.
             unsafe {
+                // A 64-byte aligned local makes the compiler realign this
+                // frame, so that the registers it spills (the window does
+                // not fit 16 ymm registers with its broadcasts) sit in
+                // aligned slots, never across a cache line.
+                let mut frame = AlignedFrame([0; 8]);
+                core::hint::black_box(&mut frame);
                 let mut ap = a.add(PAD);
                 let mut mp = m.add(PAD);
                 let bp = b.add(PAD);
