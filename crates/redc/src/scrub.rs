@@ -88,11 +88,7 @@ fn ifma_frames() -> bool {
 #[inline(never)]
 pub fn scrubbed<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
-    if ifma_frames() {
-        zero_below::<{ (OPERATION_BYTES + IFMA_EXTRA_BYTES) / 8 }>();
-    } else {
-        zero_below::<{ OPERATION_BYTES / 8 }>();
-    }
+    zero_below_for::<{ OPERATION_BYTES / 8 }, { (OPERATION_BYTES + IFMA_EXTRA_BYTES) / 8 }>();
     out
 }
 
@@ -103,11 +99,8 @@ pub fn scrubbed<R>(f: impl FnOnce() -> R) -> R {
 #[inline(never)]
 pub fn scrubbed_batch<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
-    if ifma_frames() {
-        zero_below::<{ (OPERATION_BYTES + IFMA_EXTRA_BYTES + BATCH_EXTRA_BYTES) / 8 }>();
-    } else {
-        zero_below::<{ OPERATION_BYTES / 8 }>();
-    }
+    zero_below_for::<{ OPERATION_BYTES / 8 }, { (OPERATION_BYTES + IFMA_EXTRA_BYTES + BATCH_EXTRA_BYTES) / 8 }>(
+    );
     out
 }
 
@@ -125,11 +118,7 @@ pub fn scrubbed_setup<R>(f: impl FnOnce() -> R) -> R {
 #[inline(never)]
 pub fn scrubbed_keygen<R>(f: impl FnOnce() -> R) -> R {
     let out = below(f);
-    if ifma_frames() {
-        zero_below::<{ (SETUP_BYTES + IFMA_EXTRA_BYTES) / 8 }>();
-    } else {
-        zero_below::<{ SETUP_BYTES / 8 }>();
-    }
+    zero_below_for::<{ SETUP_BYTES / 8 }, { (SETUP_BYTES + IFMA_EXTRA_BYTES) / 8 }>();
     out
 }
 
@@ -138,6 +127,18 @@ pub fn scrubbed_keygen<R>(f: impl FnOnce() -> R) -> R {
 #[inline(never)]
 fn below<R>(f: impl FnOnce() -> R) -> R {
     f()
+}
+
+/// [`zero_below`] of `WORDS` words, or of `IFMA_WORDS` where the IFMA
+/// kernels may run. Inlined into each scrub, so that the zeroed stretch
+/// starts below that scrub's own frame, where `below`'s frame was.
+#[inline(always)]
+fn zero_below_for<const WORDS: usize, const IFMA_WORDS: usize>() {
+    if ifma_frames() {
+        zero_below::<IFMA_WORDS>();
+    } else {
+        zero_below::<WORDS>();
+    }
 }
 
 /// Zeroes WORDS words of stack below the caller: a frame of that size,

@@ -51,8 +51,7 @@ impl Mb8Pair {
         }
         let tables = crate::scrub::scrubbed_setup(|| {
             with_mb8_digits!(d, D => {
-                let lanes = core::array::from_fn(|l| if l % 2 == 0 { p } else { q });
-                Box::new(ifma::mb8::Mb8Mod::<D>::new(lanes)) as Box<dyn core::any::Any + Send + Sync>
+                Box::new(ifma::mb8::Mb8Mod::<D>::new(pair_lanes(p, q))) as Box<dyn core::any::Any + Send + Sync>
             })
         });
         Some(Mb8Pair {
@@ -62,10 +61,15 @@ impl Mb8Pair {
         })
     }
 
-    /// The eight lanes' moduli: p, q, p, q, ...
+    /// The eight lanes' moduli, as its tables hold them.
     fn lanes(&self) -> [&Modulus52; ifma::mb8::LANES] {
-        core::array::from_fn(|l| if l % 2 == 0 { &self.p } else { &self.q })
+        pair_lanes(&self.p, &self.q)
     }
+}
+
+/// A pair's lanes: p in the even ones, q in the odd ones.
+fn pair_lanes<'a>(p: &'a Modulus52, q: &'a Modulus52) -> [&'a Modulus52; ifma::mb8::LANES] {
+    core::array::from_fn(|l| if l % 2 == 0 { p } else { q })
 }
 
 /// The moduli of an eight-lane run.
