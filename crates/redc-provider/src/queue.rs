@@ -24,9 +24,9 @@
 //!
 //! Every batch, one operation included, runs on a helper thread: an async
 //! job runs on a small stack (32 KiB, `crypto/async/arch/async_posix.c`),
-//! and a batch on the IFMA kernels writes up to about 90 KiB of stack
-//! (the eight-lane kernel's frames), then zeroes 112 KiB below it
-//! (`redc::scrub::scrubbed_batch`).
+//! and a batch on the IFMA kernels writes deeper than that (the
+//! eight-lane kernel's frames), then zeroes below it
+//! (`redc::scrub::scrubbed_batch`, `BATCH_EXTRA_BYTES`).
 
 use crate::keys::Key;
 use redc::rsa::raw_private_many;

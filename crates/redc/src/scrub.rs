@@ -48,12 +48,11 @@ pub const IFMA_EXTRA_BYTES: usize = 32 * 1024;
 /// a batch ([`scrubbed_batch`]) where the IFMA kernels may run: the
 /// eight-lane kernel's frames hold eight lanes of every operand, its
 /// products' column rows and, up to 20 digits, its spilled register
-/// windows. Without this, the stack scan found the primes' lanes down to
-/// 88 KiB below a batch of RSA-2048 (20 digits, the deepest), while a
-/// batch of RSA-4096 (40 digits, the column kernels) wrote 49 KiB
-/// (`secret_scan_stack`, AMD EPYC Zen 4). A batch runs on its caller's
-/// thread, the batch API's own threads or the provider's helper thread,
-/// never in an async job's fiber.
+/// windows, and reach deeper than one operation's (the depths
+/// `secret_scan_stack` measured are in docs/CONSTANT_TIME.md, "Stack";
+/// it scans batches of RSA-2048, the deepest, and RSA-4096). A batch runs
+/// on its caller's thread, the batch API's own threads or the provider's
+/// helper thread, never in an async job's fiber.
 pub const BATCH_EXTRA_BYTES: usize = 64 * 1024;
 
 /// Set by CPU detection once the IFMA kernels may run in this process;
