@@ -584,6 +584,12 @@ mod bench {
         if std::env::args().nth(1).as_deref() == Some("mb8") {
             return mb8();
         }
+        if std::env::args().nth(1).as_deref() == Some("adxparts") {
+            return adxparts();
+        }
+        if std::env::args().nth(1).as_deref() == Some("adxloop") {
+            return adxloop();
+        }
         if std::env::args().nth(1).as_deref() == Some("sqr") {
             // The calibration behind the IFMA squaring choice, per register count.
             println!(
@@ -782,6 +788,160 @@ mod bench {
                 );
             }
         }
+    }
+
+    /// `adxparts`: ns per call of each piece of the 16-limb MULX/ADX square
+    /// (best of 9 batches), and one band's time at 8 to 64 limbs (its fixed
+    /// cost per call against its cost per row).
+    fn adxparts() {
+        use redc::arch::x86_64::adx::{self, band, triangle};
+        let s = 16;
+        let mut rng = StdRng::seed_from_u64(42);
+        let n = modulus(&mut rng, 64 * s as u64);
+        let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+        let nl = ctx.modulus().to_vec();
+        let n0 = ctx.n0();
+        let a = limbs(&rng.gen_biguint_below(&n), s);
+        let mut t = vec![0u64; 2 * s + 1];
+        let mut out = vec![0u64; s];
+        let mut scratch = ctx.scratch();
+        let time1 = |name: &str, f: &mut dyn FnMut()| {
+            let ns = time(9, 20_000, |it| {
+                for _ in 0..it {
+                    f();
+                }
+            });
+            println!("{name:>14} {ns:8.1} ns");
+        };
+        time1("triangle8 x2", &mut || {
+            triangle::triangle8(&mut t[..], &a[..8]);
+            triangle::triangle8(&mut t[16..], &a[8..]);
+            black_box(&t);
+        });
+        let mut t = vec![0u64; 2 * s + 1];
+        time1("band 8x8", &mut || {
+            black_box(band::band_chained(
+                &mut t,
+                8,
+                &a[8..],
+                band::Band::Product(&a[..8]),
+                0,
+            ));
+        });
+        let mut t = vec![0u64; 2 * s + 1];
+        time1("carry_up 8", &mut || {
+            black_box(band::carry_up(&mut t[24..32], 1));
+        });
+        let mut t = a.repeat(3);
+        time1("reduce band x2", &mut || {
+            let c = band::band_chained(&mut t, 0, &nl, band::Band::Reduce(n0), 0);
+            black_box(band::band_chained(&mut t, 8, &nl, band::Band::Reduce(n0), c));
+        });
+        let mut t = a.repeat(3);
+        time1("product band16 x2", &mut || {
+            let c = band::band_chained(&mut t, 0, &nl, band::Band::Product(&a[..8]), 0);
+            black_box(band::band_chained(
+                &mut t,
+                8,
+                &nl,
+                band::Band::Product(&a[8..]),
+                c,
+            ));
+        });
+        for w in [8usize, 16, 32, 64] {
+            let big: Vec<u64> = (0..w).map(|i| a[i % 16] ^ (i as u64)).collect();
+            let mut t = vec![0u64; 2 * w + 16];
+            let ns = time(9, 20_000, |it| {
+                for _ in 0..it {
+                    black_box(band::band_chained(
+                        &mut t,
+                        0,
+                        &big,
+                        band::Band::Product(&a[..8]),
+                        0,
+                    ));
+                }
+            });
+            // A w-limb odd "modulus" for the reduction band (n0 from the
+            // 16-limb one: the band's time does not depend on the values).
+            let nw: Vec<u64> = (0..w).map(|i| nl[i % 16]).collect();
+            let mut t = big.repeat(3);
+            let nr = time(9, 20_000, |it| {
+                for _ in 0..it {
+                    black_box(band::band_chained(&mut t, 0, &nw, band::Band::Reduce(n0), 0));
+                }
+            });
+            println!(
+                "band s={w:>2}: product {ns:7.1} ns ({:5.2} ns per row of 8 products), reduce {nr:7.1} ns",
+                ns / w as f64
+            );
+        }
+        let mut t = vec![0u64; 2 * s];
+        time1("double_add_diag", &mut || {
+            triangle::double_add_diagonal(&mut t, &a);
+            black_box(&t);
+        });
+        let mut t = vec![0u64; 2 * s + 1];
+        time1("redc", &mut || {
+            t[..s].copy_from_slice(&a);
+            adx::redc(&mut out, &mut t, &nl, n0);
+            black_box(&out);
+        });
+        let x = a.clone();
+        time1("reduce_into", &mut || {
+            adx::reduce_into(&mut out, &x, 0, &nl);
+            black_box(&out);
+        });
+        let mut x = a.clone();
+        time1("mont_sqr_lazy", &mut || {
+            adx::mont_sqr_lazy(&mut out, &x, &nl, n0, &mut scratch);
+            x.copy_from_slice(&out);
+        });
+        let x = a.clone();
+        time1("subtract_if_top", &mut || {
+            adx::subtract::subtract_if_top(&mut out, &x, 1, &nl);
+            black_box(&out);
+        });
+        let mut x = a.clone();
+        time1("mont_sqr", &mut || {
+            adx::mont_sqr(&mut out, &x, &nl, n0, &mut scratch);
+            x.copy_from_slice(&out);
+        });
+    }
+
+    /// `adxloop S [sqr|mul] [SECONDS]`: one MULX/ADX kernel at S limbs in a
+    /// loop for the given time (default 5 s), for `perf record`; prints ns
+    /// per call.
+    fn adxloop() {
+        let arg = |i: usize| std::env::args().nth(i);
+        let s: usize = arg(2).and_then(|v| v.parse().ok()).unwrap_or(16);
+        let sqr = arg(3).as_deref() != Some("mul");
+        let secs: f64 = arg(4).and_then(|v| v.parse().ok()).unwrap_or(5.0);
+        let mut rng = StdRng::seed_from_u64(42);
+        let n = modulus(&mut rng, 64 * s as u64);
+        let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+        let a = limbs(&rng.gen_biguint_below(&n), s);
+        let mut x = a.clone();
+        let mut out = vec![0u64; s];
+        let mut scratch = ctx.scratch();
+        let start = Instant::now();
+        let mut calls = 0u64;
+        while start.elapsed().as_secs_f64() < secs {
+            for _ in 0..10_000 {
+                if sqr {
+                    x86::mont_sqr_adx(&mut out, &x, &a, ctx.modulus(), ctx.n0(), &mut scratch);
+                } else {
+                    x86::mont_mul_adx(&mut out, &x, &a, ctx.modulus(), ctx.n0(), &mut scratch);
+                }
+                x.copy_from_slice(&out);
+            }
+            calls += 10_000;
+        }
+        black_box(&x);
+        println!(
+            "{:.1} ns per call",
+            start.elapsed().as_secs_f64() * 1e9 / calls as f64
+        );
     }
 
     /// Microbenchmarks for `widths` (x86-64 with AVX-512 only).

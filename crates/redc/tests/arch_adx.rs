@@ -199,6 +199,113 @@ fn adx_reduce_into_matches_reduce_once_and_bigint() {
     }
 }
 
+/// The lazy kernels (`adx::mont_mul_lazy`, `mont_sqr_lazy`: operands and
+/// results below R, not n) against num-bigint, bit for bit: with V = (a b +
+/// M n) / R, M = -a b n^-1 mod R, the result is V - n where V >= R and V
+/// otherwise. At every banded limb count 8..=128 and at 192 and 256 (the
+/// Karatsuba splits from 64 and 96 included), moduli with the top bit set
+/// and one whose top limb is 1 (most values below R are then above n),
+/// operands at the edges of [0, R) and random ones.
+#[test]
+fn adx_lazy_kernels_match_bigint() {
+    if !x86::adx_available() {
+        // adx_kernels_match_fips_and_bigint reports the skip (and refuses it under CI).
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(31);
+    let mut subtracted = 0;
+    for s in (8..=128usize).step_by(8).chain([192, 256]) {
+        assert!(x86::adx::lazy_serves(s));
+        let r = BigUint::one() << (64 * s);
+        let mut ns = moduli(&mut rng, s);
+        ns.push((BigUint::one() << (64 * (s - 1))) + 1u8);
+        for n in ns {
+            let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+            let n_inv = n.modinv(&r).unwrap();
+            let mut scratch = vec![0u64; scratch_len(s)];
+            scratch.fill(u64::MAX);
+            let mut ops = vec![BigUint::zero(), BigUint::one(), &n - 1u8, n.clone(), &r - 1u8];
+            for _ in 0..if s <= 64 { 3 } else { 1 } {
+                ops.push(rng.gen_biguint_below(&r));
+                ops.push(rng.gen_biguint_below(&n));
+            }
+            let want = |t: BigUint| {
+                let m = (&r - (&t * &n_inv) % &r) % &r;
+                let v = (t + m * &n) >> (64 * s);
+                assert!(v < &r + &n);
+                if v >= r { (v - &n, true) } else { (v, false) }
+            };
+            for (i, a) in ops.iter().enumerate() {
+                let al = limbs(a, s);
+                for b in ops.iter().skip(i).take(4) {
+                    let mut got = vec![0u64; s];
+                    x86::adx::mont_mul_lazy(
+                        &mut got,
+                        &al,
+                        &limbs(b, s),
+                        ctx.modulus(),
+                        ctx.n0(),
+                        &mut scratch,
+                    );
+                    let (v, sub) = want(a * b);
+                    subtracted += sub as usize;
+                    assert_eq!(big(&got), v, "lazy mul: s={s} n={n:x} a={a:x} b={b:x}");
+                }
+                let mut got = vec![0u64; s];
+                x86::adx::mont_sqr_lazy(&mut got, &al, ctx.modulus(), ctx.n0(), &mut scratch);
+                let (v, sub) = want(a * a);
+                subtracted += sub as usize;
+                assert_eq!(big(&got), v, "lazy sqr: s={s} n={n:x} a={a:x}");
+            }
+        }
+    }
+    // The top-bit subtraction ran, not only the pass-through.
+    assert!(
+        subtracted > 50,
+        "only {subtracted} results needed the subtraction"
+    );
+}
+
+/// Long chains of lazy squarings and products (values below R throughout)
+/// end, after one full product by 1, at base^e mod n by num-bigint.
+#[test]
+fn adx_lazy_chain_reduces_to_bigint() {
+    if !x86::adx_available() {
+        return;
+    }
+    let mut rng = StdRng::seed_from_u64(32);
+    for s in [8usize, 16, 24, 32, 64] {
+        let r = BigUint::one() << (64 * s);
+        let mut ns = moduli(&mut rng, s);
+        ns.push((BigUint::one() << (64 * (s - 1))) + 1u8);
+        for n in ns {
+            let ctx = MontContext::new(&limbs(&n, s)).unwrap();
+            let mut scratch = vec![0u64; scratch_len(s)];
+            let base = rng.gen_biguint_below(&n);
+            // x = base R mod n, in Montgomery form.
+            let mut x = limbs(&((&base << (64 * s)) % &n), s);
+            let xm = x.clone();
+            let mut t = vec![0u64; s];
+            let mut e = BigUint::one();
+            for k in 0..300 {
+                if k % 5 == 4 {
+                    x86::adx::mont_mul_lazy(&mut t, &x, &xm, ctx.modulus(), ctx.n0(), &mut scratch);
+                    e += 1u8;
+                } else {
+                    x86::adx::mont_sqr_lazy(&mut t, &x, ctx.modulus(), ctx.n0(), &mut scratch);
+                    e <<= 1;
+                }
+                x.copy_from_slice(&t);
+                assert!(big(&x) < r);
+            }
+            let mut unit = vec![0u64; s];
+            unit[0] = 1;
+            x86::mont_mul_adx(&mut t, &x, &unit, ctx.modulus(), ctx.n0(), &mut scratch);
+            assert_eq!(big(&t), base.modpow(&e, &n), "lazy chain: s={s} n={n:x}");
+        }
+    }
+}
+
 #[test]
 fn adx_kernels_chain() {
     // Long chains: the output feeds the next input, through both kernels.

@@ -45,6 +45,11 @@ pub struct MontEngine {
     /// Montgomery reduction of a double-length value (`mont::sos::redc`'s
     /// contract), on the same backend as `mul`.
     redc: Redc,
+    /// The product and squaring of the window exponentiation's loop where
+    /// lazy ones serve this modulus: operands and results below R rather
+    /// than below N, congruent mod N (`arch::x86_64::adx::mont_mul_lazy`).
+    /// None: the loop runs `mul` and `sqr`.
+    lazy: Option<(Kernel, Kernel)>,
     /// R mod N (1 in Montgomery form).
     one: Vec<u64>,
     /// Which kernels were chosen.
@@ -254,6 +259,7 @@ impl MontEngine {
             mul,
             sqr,
             redc: crate::mont::sos::redc,
+            lazy: None,
             one,
             kernels: Kernels::PORTABLE,
             #[cfg(target_arch = "x86_64")]
@@ -277,6 +283,9 @@ impl MontEngine {
         let mut e = Self::with_kernels(n, x86::adx::mont_mul, adx_sqr_kernel)?;
         e.kernels = Kernels::ADX;
         e.redc = x86::adx::redc;
+        if x86::adx::lazy_serves(e.limbs()) {
+            e.lazy = Some((x86::adx::mont_mul_lazy, adx_sqr_lazy_kernel));
+        }
         Ok(e)
     }
 
@@ -455,6 +464,21 @@ impl MontEngine {
         (self.sqr)(out, a, a, self.ctx.modulus(), self.ctx.n0(), &mut ws.scratch);
     }
 
+    /// `out = a b R^-1` mod N for the window exponentiation's loop: with
+    /// lazy kernels, `a` and `b` may be any values below R and `out` is
+    /// below R, congruent mod N; without them, as [`MontEngine::mul_into`].
+    /// [`MontEngine::from_mont`] fully reduces such a value.
+    pub(crate) fn mul_loop_into(&self, out: &mut [u64], a: &[u64], b: &[u64], ws: &mut Workspace) {
+        let mul = self.lazy.map_or(self.mul, |(mul, _)| mul);
+        mul(out, a, b, self.ctx.modulus(), self.ctx.n0(), &mut ws.scratch);
+    }
+
+    /// `out = a^2 R^-1` mod N for the loop, as [`MontEngine::mul_loop_into`].
+    pub(crate) fn sqr_loop_into(&self, out: &mut [u64], a: &[u64], ws: &mut Workspace) {
+        let sqr = self.lazy.map_or(self.sqr, |(_, sqr)| sqr);
+        sqr(out, a, a, self.ctx.modulus(), self.ctx.n0(), &mut ws.scratch);
+    }
+
     /// `acc = acc b R^-1 mod N`.
     /// ```
     /// use redc::exp::MontEngine;
@@ -511,7 +535,8 @@ impl MontEngine {
         out
     }
 
-    /// `y R^-1 mod N`.
+    /// `y R^-1 mod N`, fully reduced, for `y` below N or a value of the
+    /// window loop's kernels (below R, [`MontEngine::mul_loop_into`]).
     /// ```
     /// use redc::exp::MontEngine;
     /// let engine = MontEngine::new(&[241]).unwrap();
@@ -769,6 +794,12 @@ pub fn portable_kernels(s: usize) -> (Kernel, Kernel) {
         fips_fixed::mont_mul
     };
     (mul, sqr)
+}
+
+/// The lazy ADX squaring in the [`Kernel`] form (`b` is `a` and is not read).
+#[cfg(target_arch = "x86_64")]
+fn adx_sqr_lazy_kernel(out: &mut [u64], a: &[u64], _b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    crate::arch::x86_64::adx::mont_sqr_lazy(out, a, n, n0, scratch)
 }
 
 /// The ADX squaring in the [`Kernel`] form (`b` is `a` and is not read).

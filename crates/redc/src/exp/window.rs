@@ -98,11 +98,13 @@ pub fn pow_secret(engine: &MontEngine, base: &[u64], exp: &[u64]) -> Vec<u64> {
             acc.copy_from_slice(&picked);
             continue;
         }
+        // The loop's kernels: acc may stay below R rather than N (lazy
+        // kernels, where the engine has them); `from_mont` reduces it.
         for _ in 0..p {
-            engine.sqr_into(&mut next, &acc, &mut ws);
+            engine.sqr_loop_into(&mut next, &acc, &mut ws);
             core::mem::swap(&mut acc, &mut next);
         }
-        engine.mul_into(&mut next, &acc, &picked, &mut ws);
+        engine.mul_loop_into(&mut next, &acc, &picked, &mut ws);
         core::mem::swap(&mut acc, &mut next);
     }
     let out = engine.from_mont(&acc, &mut ws);

@@ -134,6 +134,50 @@ pub fn mont_sqr_by(bands: Bands, out: &mut [u64], a: &[u64], n: &[u64], n0: u64,
     redc(out, t, n, n0);
 }
 
+/// `out = a b R^-1 mod n` up to a multiple of n, below R: the lazy
+/// Montgomery product of the exponentiation loop, for any s-limb `a` and
+/// `b` (below R, not necessarily below n). With a, b < R, t = a b < R^2,
+/// t + M n < R^2 + R n < 2^(64 (2s + 1)) and (t + M n) / R < R + n, so one
+/// subtraction of n where that value's top bit is set brings it below R
+/// with no compare ([`subtract::subtract_if_top`]); the fully reduced value
+/// comes from one [`mont_mul`] at the end (by 1, for instance: (x + M n) / R
+/// <= n for x < R). s a multiple of 8 (the banded SOS form) and
+/// `scratch.len() > 2s` (with the Karatsuba workspace where it splits, as
+/// `mont::scratch_len` gives). Panics on wrong lengths or without BMI2/ADX.
+pub fn mont_mul_lazy(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    let s = n.len();
+    assert!(banded(s) && a.len() == s && b.len() == s && out.len() == s && scratch.len() > 2 * s);
+    super::require_bmi2_adx();
+    let (t, work) = scratch.split_at_mut(2 * s + 1);
+    if !karatsuba::mul(Bands::CHOSEN, &mut t[..2 * s], a, b, work) {
+        product(&mut t[..2 * s], a, b);
+    }
+    t[2 * s] = 0;
+    let top = reduce_bands(t, n, n0);
+    subtract::subtract_if_top(out, &t[s..2 * s], top, n);
+}
+
+/// `out = a^2 R^-1 mod n` up to a multiple of n, below R, for any s-limb
+/// `a`: [`mont_mul_lazy`]'s contract with the dedicated squaring.
+pub fn mont_sqr_lazy(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &mut [u64]) {
+    let s = n.len();
+    assert!(banded(s) && a.len() == s && out.len() == s && scratch.len() > 2 * s);
+    super::require_bmi2_adx();
+    let (t, work) = scratch.split_at_mut(2 * s + 1);
+    if !karatsuba::square(Bands::CHOSEN, &mut t[..2 * s], a, work) {
+        square(&mut t[..2 * s], a);
+    }
+    t[2 * s] = 0;
+    let top = reduce_bands(t, n, n0);
+    subtract::subtract_if_top(out, &t[s..2 * s], top, n);
+}
+
+/// Whether the lazy kernels ([`mont_mul_lazy`], [`mont_sqr_lazy`]) serve
+/// an `s`-limb modulus: where the banded SOS form runs.
+pub fn lazy_serves(s: usize) -> bool {
+    banded(s)
+}
+
 /// `r = a b` (2s limbs) by bands of eight rows, for s-limb `a` and `b`, s a
 /// multiple of 8. The caller checked BMI2/ADX.
 fn product(r: &mut [u64], a: &[u64], b: &[u64]) {
@@ -186,16 +230,7 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     assert!(s >= 1 && t.len() == 2 * s + 1 && out.len() == s);
     super::require_bmi2_adx();
     if banded(s) {
-        // Eight rows per band ([`band::band_chained`]): band k clears t's limbs 8k..8k+8
-        // and ends at limb 8k + s, where band k - 1's carry is pending; the
-        // last one's lands on limb 2s.
-        let mut carry = 0;
-        for k in 0..s / ROWS {
-            carry = band::band_chained(t, ROWS * k, n, Band::Reduce(n0), carry);
-        }
-        // t + (sum of the bands' m n) < n R + R n = 2 n R < 2^(64 (2s + 1)).
-        let c = band::carry_up(&mut t[2 * s..], carry);
-        debug_assert_eq!(c, 0);
+        reduce_bands(t, n, n0);
     } else {
         // The carry out of each row's top limb waits in `extra` (0 or 1).
         let mut extra = 0u64;
@@ -211,4 +246,22 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     }
     // t < n R: (t + M n) / R < 2n, and limb 2s holds its top bit.
     reduce_into(out, &t[s..2 * s], t[2 * s], n);
+}
+
+/// The banded reduction of `t` (2s + 1 limbs, the top one zero, t < R^2):
+/// t += M n with M < R chosen so that t's low s limbs become zero; returns
+/// the top limb, 0 or 1. Eight rows per band ([`band::band_chained`]):
+/// band k clears t's limbs 8k..8k+8 and ends at limb 8k + s, where band
+/// k - 1's carry is pending; the last one's lands on limb 2s. s a multiple
+/// of 8; the caller checked BMI2/ADX.
+fn reduce_bands(t: &mut [u64], n: &[u64], n0: u64) -> u64 {
+    let s = n.len();
+    let mut carry = 0;
+    for k in 0..s / ROWS {
+        carry = band::band_chained(t, ROWS * k, n, Band::Reduce(n0), carry);
+    }
+    // t + M n < R^2 + R n < 2 R^2 = 2^(64 (2s) + 1): limb 2s ends 0 or 1.
+    let c = band::carry_up(&mut t[2 * s..], carry);
+    debug_assert_eq!(c, 0);
+    t[2 * s]
 }

@@ -109,7 +109,7 @@ pub fn triangle8(t: &mut [u64], a: &[u64]) {
 /// the bit it shifts out waiting in OF for the next limb) and the diagonal
 /// a_i^2 on the CF chain, one MULX per limb pair. The loop counts with LEA
 /// and JRCXZ, which leave both flags alone (DEC would write OF).
-pub(super) fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
+pub fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
     let s = a.len();
     assert!(s >= 1 && t.len() == 2 * s);
     // SAFETY: the loop reads a[0..s] and reads and writes t[0..2s] (asserted);
