@@ -876,6 +876,31 @@ mod bench {
                 ns / w as f64
             );
         }
+        if let Ok(Some(engine)) = redc::exp::MontEngine::with_backend(&nl, redc::exp::Backend::Adx) {
+            let e: Vec<u64> = (0..s).map(|_| rng.r#gen()).collect();
+            let us = time(9, 200, |it| {
+                for _ in 0..it {
+                    black_box(engine.pow_secret(&a, &e).unwrap());
+                }
+            }) / 1000.0;
+            println!(
+                "{:>14} {us:8.1} us (1024-bit exponent, window {})",
+                "pow_secret",
+                redc::exp::window::window_bits(64 * s, s)
+            );
+        }
+        let table: Vec<u64> = (0..32 * s as u64).collect();
+        let mut digit = 0u64;
+        time1("gather 32x16", &mut || {
+            redc::arch::gather::gather(&mut out, &table, digit & 31, s);
+            digit = digit.wrapping_add(black_box(7));
+            black_box(&out);
+        });
+        time1("gather avx2", &mut || {
+            x86::gather_avx2(&mut out, &table, digit & 31, s);
+            digit = digit.wrapping_add(black_box(7));
+            black_box(&out);
+        });
         let mut t = vec![0u64; 2 * s];
         time1("double_add_diag", &mut || {
             triangle::double_add_diagonal(&mut t, &a);

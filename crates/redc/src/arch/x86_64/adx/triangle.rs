@@ -104,42 +104,86 @@ pub fn triangle8(t: &mut [u64], a: &[u64]) {
     }
 }
 
+/// One a-limb of [`double_add_diagonal`]: a_i^2 added to limbs 2i and
+/// 2i + 1 (at byte offsets `$o` and `$o` + 8 from t, `$ao` from a), each
+/// doubled on the way.
+macro_rules! diagonal_step {
+    ($ao:literal, $o:literal) => {
+        concat!(
+            "mov rdx, qword ptr [{a} + ",
+            $ao,
+            "]\n",
+            "mulx {hi}, {lo}, rdx\n",
+            "mov {x}, qword ptr [{t} + ",
+            $o,
+            "]\n",
+            "adox {x}, {x}\n",
+            "adcx {x}, {lo}\n",
+            "mov qword ptr [{t} + ",
+            $o,
+            "], {x}\n",
+            "mov {x}, qword ptr [{t} + ",
+            $o,
+            " + 8]\n",
+            "adox {x}, {x}\n",
+            "adcx {x}, {hi}\n",
+            "mov qword ptr [{t} + ",
+            $o,
+            " + 8], {x}\n",
+        )
+    };
+}
+
 /// `t = 2 t + sum a_i^2 2^(128 i)` over 2s limbs (= a^2 < R^2 when t holds
 /// the triangle): the doubling on the OF chain (ADOX x, x adds x to itself,
 /// the bit it shifts out waiting in OF for the next limb) and the diagonal
-/// a_i^2 on the CF chain, one MULX per limb pair. The loop counts with LEA
-/// and JRCXZ, which leave both flags alone (DEC would write OF).
+/// a_i^2 on the CF chain, one MULX per limb pair. Four limbs of a per pass
+/// (s a multiple of 4, every banded size), one otherwise; the loops count
+/// with LEA and JRCXZ, which leave both flags alone (DEC would write OF);
+/// the chains start with both flags clear (XOR).
 pub fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
     let s = a.len();
     assert!(s >= 1 && t.len() == 2 * s);
-    // SAFETY: the loop reads a[0..s] and reads and writes t[0..2s] (asserted);
-    // the caller checked BMI2/ADX. No stack use.
+    let (quads, ones) = if s.is_multiple_of(4) { (s / 4, 0) } else { (0, s) };
+    // SAFETY: the passes read a[0..s] and read and write t[0..2s]
+    // (asserted: 4 quads + ones = s); the caller checked BMI2/ADX. No
+    // stack use.
     unsafe {
         asm!(
+            // JRCXZ reaches 127 bytes: the four-limb pass is longer.
+            "test rcx, rcx",
+            "jz 3f",
             "xor eax, eax",
             "2:",
-            "mov rdx, qword ptr [{a}]",
-            "mulx {hi}, {lo}, rdx",
-            "mov {x}, qword ptr [{t}]",
-            "adox {x}, {x}",
-            "adcx {x}, {lo}",
-            "mov qword ptr [{t}], {x}",
-            "mov {x}, qword ptr [{t} + 8]",
-            "adox {x}, {x}",
-            "adcx {x}, {hi}",
-            "mov qword ptr [{t} + 8], {x}",
+            diagonal_step!(0, 0),
+            diagonal_step!(8, 16),
+            diagonal_step!(16, 32),
+            diagonal_step!(24, 48),
+            "lea {a}, [{a} + 32]",
+            "lea {t}, [{t} + 64]",
+            "lea rcx, [rcx - 1]",
+            "jrcxz 4f",
+            "jmp 2b",
+            "3:",
+            "xor eax, eax",
+            "4:",
+            "mov rcx, {ones}",
+            "jrcxz 6f",
+            "5:",
+            diagonal_step!(0, 0),
             "lea {a}, [{a} + 8]",
             "lea {t}, [{t} + 16]",
             "lea rcx, [rcx - 1]",
-            "jrcxz 3f",
-            "jmp 2b",
-            "3:",
+            "jrcxz 6f",
+            "jmp 5b",
+            "6:",
             a = inout(reg) a.as_ptr() => _,
             t = inout(reg) t.as_mut_ptr() => _,
+            ones = in(reg) ones,
             hi = out(reg) _,
             lo = out(reg) _,
             x = out(reg) _,
-            inout("rcx") s => _,
+            inout("rcx") quads => _,
             out("rax") _,
             out("rdx") _,
             options(nostack),
