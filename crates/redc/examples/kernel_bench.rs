@@ -818,6 +818,10 @@ mod bench {
             triangle::triangle8(&mut t[16..], &a[8..]);
             black_box(&t);
         });
+        time1("triangle16", &mut || {
+            triangle::triangle16(&mut t[..], &a);
+            black_box(&t);
+        });
         let mut t = vec![0u64; 2 * s + 1];
         time1("band 8x8", &mut || {
             black_box(band::band_chained(

@@ -54,7 +54,7 @@ pub const ROWS: usize = 8;
 /// chunk, records it); `$leave` stores position P once its one term is in.
 /// `$w0..$w7` name the window's registers in position order for this row
 /// (the window rotates by one register per row).
-macro_rules! row {
+macro_rules! band_row {
     ($r:literal, $first:expr, $leave:expr, $w0:literal, $w1:literal, $w2:literal, $w3:literal, $w4:literal, $w5:literal, $w6:literal, $w7:literal) => {
         concat!(
             $first,
@@ -144,7 +144,7 @@ macro_rules! row {
 /// `[r8 + 8r]`, position P stored.
 macro_rules! plain_row {
     ($r:literal, $w0:literal $(, $w:literal)+) => {
-        row!(
+        band_row!(
             $r,
             concat!("mov rdx, qword ptr [r8 + 8*", $r, "]\n"),
             concat!("mov qword ptr [rdi + 8*", $r, "], ", $w0, "\n"),
@@ -158,7 +158,7 @@ macro_rules! plain_row {
 /// makes zero.
 macro_rules! reduce_row {
     ($r:literal, $w0:literal $(, $w:literal)+) => {
-        row!(
+        band_row!(
             $r,
             concat!("mov rdx, ", $w0, "\nimul rdx, qword ptr [rsp]\nmov qword ptr [r8 + 8*", $r, "], rdx\n"),
             "",
@@ -338,6 +338,146 @@ pub fn band_chained(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>, carry_in
         );
     }
     carry
+}
+
+/// The lazy Montgomery reduction at 16 limbs (RSA-2048's primes) in one
+/// call: `out = (t + M n) / R - top n`, with M < R making t's low 16 limbs
+/// zero and top the bit of (t + M n) / R at R (the contract of
+/// `super::mont_mul_lazy`'s end: `t < R^2` in, `out < R` and congruent to
+/// t R^-1 mod n). The two reduction bands of `super::reduce_bands` (the
+/// second takes the first's carry at limb 24, and its own carry out of
+/// limb 32 is top), then `super::subtract::subtract_if_top`'s one SBB
+/// chain over n times top (MULX by rdx = top), written out: the same sums
+/// without its three calls. t (33 limbs) is left holding the multipliers
+/// below limb 16 and the unsubtracted value above. Panics on wrong lengths
+/// or without BMI2/ADX.
+pub fn reduce16_lazy(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
+    assert!(n.len() == 2 * ROWS && t.len() == 4 * ROWS + 1 && out.len() == 2 * ROWS);
+    assert!(n0 & 1 == 1, "n0 = -n^-1 mod 2^64 is odd");
+    crate::arch::x86_64::require_bmi2_adx();
+    // SAFETY: band k (k = 0, 1) reads n[0..16] and reads and writes
+    // t[8k..8k + 24], writing its multipliers to t[8k..8k + 8]; the end
+    // reads n[0..16] and t[16..32] and writes out[0..16] (all asserted
+    // above). The asm keeps out's, t's and n's addresses and n0 in four
+    // stack slots and frees them; each band pushes rbx and rbp before use
+    // and pops them after, and frees its three slots (no `nostack`: the
+    // asm pushes). MULX, MOV and the band's end leave CF to the SBB chain
+    // as it runs. BMI2/ADX were checked above.
+    unsafe {
+        asm!(
+            "push r8",
+            "push rdi",
+            "push rsi",
+            "push rax",
+            // Band 0: window t[0..8], multipliers into t[0..8], carry-in 0.
+            "mov r8, rdi",
+            "lea r9, [rsi + 128]",
+            "xor ecx, ecx",
+            "xor edx, edx",
+            enter!(),
+            chunk!(reduce_row),
+            chunk!(plain_row),
+            leave!(),
+            // Band 1: window t[8..16]; band 0's carry (limb 24) is its carry-in.
+            "mov rdi, qword ptr [rsp + 16]",
+            "add rdi, 64",
+            "mov r8, rdi",
+            "mov rsi, qword ptr [rsp + 8]",
+            "lea r9, [rsi + 128]",
+            "mov rax, qword ptr [rsp]",
+            "mov rdx, rcx",
+            "xor ecx, ecx",
+            enter!(),
+            chunk!(reduce_row),
+            chunk!(plain_row),
+            add_carry_in!(),
+            leave!(),
+            // rcx = top, the carry out of limb 32: out = t[16..32] - top n.
+            "mov rdx, rcx",
+            "mov rsi, qword ptr [rsp + 8]",
+            "mov rdi, qword ptr [rsp + 16]",
+            "mov r8, qword ptr [rsp + 24]",
+            "clc",
+            "mulx r9, rax, qword ptr [rsi + 0]",
+            "mov r10, qword ptr [rdi + 128]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 0], r10",
+            "mulx r9, rax, qword ptr [rsi + 8]",
+            "mov r10, qword ptr [rdi + 136]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 8], r10",
+            "mulx r9, rax, qword ptr [rsi + 16]",
+            "mov r10, qword ptr [rdi + 144]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 16], r10",
+            "mulx r9, rax, qword ptr [rsi + 24]",
+            "mov r10, qword ptr [rdi + 152]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 24], r10",
+            "mulx r9, rax, qword ptr [rsi + 32]",
+            "mov r10, qword ptr [rdi + 160]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 32], r10",
+            "mulx r9, rax, qword ptr [rsi + 40]",
+            "mov r10, qword ptr [rdi + 168]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 40], r10",
+            "mulx r9, rax, qword ptr [rsi + 48]",
+            "mov r10, qword ptr [rdi + 176]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 48], r10",
+            "mulx r9, rax, qword ptr [rsi + 56]",
+            "mov r10, qword ptr [rdi + 184]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 56], r10",
+            "mulx r9, rax, qword ptr [rsi + 64]",
+            "mov r10, qword ptr [rdi + 192]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 64], r10",
+            "mulx r9, rax, qword ptr [rsi + 72]",
+            "mov r10, qword ptr [rdi + 200]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 72], r10",
+            "mulx r9, rax, qword ptr [rsi + 80]",
+            "mov r10, qword ptr [rdi + 208]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 80], r10",
+            "mulx r9, rax, qword ptr [rsi + 88]",
+            "mov r10, qword ptr [rdi + 216]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 88], r10",
+            "mulx r9, rax, qword ptr [rsi + 96]",
+            "mov r10, qword ptr [rdi + 224]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 96], r10",
+            "mulx r9, rax, qword ptr [rsi + 104]",
+            "mov r10, qword ptr [rdi + 232]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 104], r10",
+            "mulx r9, rax, qword ptr [rsi + 112]",
+            "mov r10, qword ptr [rdi + 240]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 112], r10",
+            "mulx r9, rax, qword ptr [rsi + 120]",
+            "mov r10, qword ptr [rdi + 248]",
+            "sbb r10, rax",
+            "mov qword ptr [r8 + 120], r10",
+            "add rsp, 32",
+            inout("r8") out.as_mut_ptr() => _,
+            inout("rdi") t.as_mut_ptr() => _,
+            inout("rsi") n.as_ptr() => _,
+            inout("rax") n0 => _,
+            out("rcx") _,
+            out("rdx") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            out("r14") _,
+            out("r15") _,
+        );
+    }
 }
 
 /// `t += carry` from its first limb up (`carry` below 3), every limb visited.

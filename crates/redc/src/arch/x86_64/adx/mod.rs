@@ -27,6 +27,7 @@
 //! `docs/lab/` (the Zen 3 cycle counts against OpenSSL's `mulx4x`/`sqrx8x`
 //! are in `2026-11-28-zen3-kernel-cycles-mulx-against-avx2.md`).
 
+#[macro_use]
 pub mod band;
 pub mod karatsuba;
 #[macro_use]
@@ -153,8 +154,7 @@ pub fn mont_mul_lazy(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, 
         product(&mut t[..2 * s], a, b);
     }
     t[2 * s] = 0;
-    let top = reduce_bands(t, n, n0);
-    subtract::subtract_if_top(out, &t[s..2 * s], top, n);
+    lazy_end(out, t, n, n0);
 }
 
 /// `out = a^2 R^-1 mod n` up to a multiple of n, below R, for any s-limb
@@ -168,6 +168,18 @@ pub fn mont_sqr_lazy(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &m
         square(&mut t[..2 * s], a);
     }
     t[2 * s] = 0;
+    lazy_end(out, t, n, n0);
+}
+
+/// The reduction and end of the lazy kernels: `out = (t + M n) / R`, less
+/// n where that reaches R. At 16 limbs in one call
+/// ([`band::reduce16_lazy`]).
+fn lazy_end(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
+    let s = n.len();
+    if s == 2 * ROWS {
+        band::reduce16_lazy(out, t, n, n0);
+        return;
+    }
     let top = reduce_bands(t, n, n0);
     subtract::subtract_if_top(out, &t[s..2 * s], top, n);
 }
@@ -201,6 +213,11 @@ fn product(r: &mut [u64], a: &[u64], b: &[u64]) {
 fn square(r: &mut [u64], a: &[u64]) {
     let s = a.len();
     assert!(banded(s) && r.len() == 2 * s);
+    if s == 2 * ROWS {
+        triangle::triangle16(r, a);
+        triangle::double_add_diagonal(r, a);
+        return;
+    }
     for (k, ak) in a.chunks_exact(ROWS).enumerate() {
         triangle::triangle8(&mut r[2 * ROWS * k..], ak);
     }

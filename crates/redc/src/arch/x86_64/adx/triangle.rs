@@ -42,6 +42,72 @@ macro_rules! triangle_row {
     };
 }
 
+/// The rows of [`triangle8`], as asm text: rsi = the block's eight limbs,
+/// rdi = the sixteen limbs of t it writes. Clobbers rax, rcx, rdx, r8..r15
+/// and the flags; no stack use.
+macro_rules! triangle8_body {
+    () => {
+        concat!(
+            // Row 0: limb j's low half on CF over limb j - 1's high half.
+            "mov rdx, qword ptr [rsi]\n",
+            "xor eax, eax\n",
+            "mulx r8, rcx, qword ptr [rsi + 8]\n",
+            "mulx r10, rax, qword ptr [rsi + 16]\n",
+            "adcx r8, rax\n",
+            "mulx r11, rax, qword ptr [rsi + 24]\n",
+            "adcx r10, rax\n",
+            "mulx r12, rax, qword ptr [rsi + 32]\n",
+            "adcx r11, rax\n",
+            "mulx r13, rax, qword ptr [rsi + 40]\n",
+            "adcx r12, rax\n",
+            "mulx r14, rax, qword ptr [rsi + 48]\n",
+            "adcx r13, rax\n",
+            "mulx r15, rax, qword ptr [rsi + 56]\n",
+            "adcx r14, rax\n",
+            "mov eax, 0\n",
+            "adcx r15, rax\n",
+            "mov qword ptr [rdi], rax\n",
+            "mov qword ptr [rdi + 8], rcx\n",
+            "mov qword ptr [rdi + 16], r8\n",
+            triangle_row!(
+                1,
+                "rcx",
+                [(2, "r10", "r11")(3, "r11", "r12")(4, "r12", "r13")(
+                    5, "r13", "r14"
+                )(6, "r14", "r15")(7, "r15", "rcx")],
+                "r10",
+                "r11"
+            ),
+            triangle_row!(
+                2,
+                "r8",
+                [(3, "r12", "r13")(4, "r13", "r14")(5, "r14", "r15")(
+                    6, "r15", "rcx"
+                )(7, "rcx", "r8")],
+                "r12",
+                "r13"
+            ),
+            triangle_row!(
+                3,
+                "r10",
+                [(4, "r14", "r15")(5, "r15", "rcx")(6, "rcx", "r8")(7, "r8", "r10")],
+                "r14",
+                "r15"
+            ),
+            triangle_row!(
+                4,
+                "r11",
+                [(5, "rcx", "r8")(6, "r8", "r10")(7, "r10", "r11")],
+                "rcx",
+                "r8"
+            ),
+            triangle_row!(5, "r12", [(6, "r10", "r11")(7, "r11", "r12")], "r10", "r11"),
+            triangle_row!(6, "r13", [(7, "r12", "r13")], "r12", "r13"),
+            "mov qword ptr [rdi + 120], 0\n",
+        )
+    };
+}
+
 /// `t[..16] = sum_{i<j<8} a_i a_j 2^(64 (i + j))`, the off-diagonal triangle of
 /// an eight-limb block, written over `t[..16]` (limbs 0 and 15 are zero;
 /// nothing is read from t). Seven rows written out, no loop, the pending
@@ -58,34 +124,7 @@ pub fn triangle8(t: &mut [u64], a: &[u64]) {
     // BMI2/ADX were checked above. No stack use.
     unsafe {
         asm!(
-            // Row 0: limb j's low half on CF over limb j - 1's high half.
-            "mov rdx, qword ptr [rsi]",
-            "xor eax, eax",
-            "mulx r8, rcx, qword ptr [rsi + 8]",
-            "mulx r10, rax, qword ptr [rsi + 16]",
-            "adcx r8, rax",
-            "mulx r11, rax, qword ptr [rsi + 24]",
-            "adcx r10, rax",
-            "mulx r12, rax, qword ptr [rsi + 32]",
-            "adcx r11, rax",
-            "mulx r13, rax, qword ptr [rsi + 40]",
-            "adcx r12, rax",
-            "mulx r14, rax, qword ptr [rsi + 48]",
-            "adcx r13, rax",
-            "mulx r15, rax, qword ptr [rsi + 56]",
-            "adcx r14, rax",
-            "mov eax, 0",
-            "adcx r15, rax",
-            "mov qword ptr [rdi], rax",
-            "mov qword ptr [rdi + 8], rcx",
-            "mov qword ptr [rdi + 16], r8",
-            triangle_row!(1, "rcx", [(2, "r10", "r11") (3, "r11", "r12") (4, "r12", "r13") (5, "r13", "r14") (6, "r14", "r15") (7, "r15", "rcx")], "r10", "r11"),
-            triangle_row!(2, "r8", [(3, "r12", "r13") (4, "r13", "r14") (5, "r14", "r15") (6, "r15", "rcx") (7, "rcx", "r8")], "r12", "r13"),
-            triangle_row!(3, "r10", [(4, "r14", "r15") (5, "r15", "rcx") (6, "rcx", "r8") (7, "r8", "r10")], "r14", "r15"),
-            triangle_row!(4, "r11", [(5, "rcx", "r8") (6, "r8", "r10") (7, "r10", "r11")], "rcx", "r8"),
-            triangle_row!(5, "r12", [(6, "r10", "r11") (7, "r11", "r12")], "r10", "r11"),
-            triangle_row!(6, "r13", [(7, "r12", "r13")], "r12", "r13"),
-            "mov qword ptr [rdi + 120], 0",
+            triangle8_body!(),
             in("rsi") a.as_ptr(),
             in("rdi") t.as_mut_ptr(),
             out("rax") _,
@@ -100,6 +139,75 @@ pub fn triangle8(t: &mut [u64], a: &[u64]) {
             out("r14") _,
             out("r15") _,
             options(nostack),
+        );
+    }
+}
+
+/// `t[..32] = sum_{i<j<16} a_i a_j 2^(64 (i + j))`, the off-diagonal
+/// triangle of 16 limbs (RSA-2048's primes) in one call: the two blocks'
+/// triangles ([`triangle8`]'s rows) over t[0..16] and t[16..32], then the
+/// block product a[0..8] a[8..16] added at limb 8 as one product band
+/// ([`super::band`]'s rows, the window t[8..16] in registers, its carry-in
+/// zero), and the band's carry out of limb 24 run up to limb 31 (the
+/// triangle is below R^2 / 2: nothing carries out of t). The same sums as
+/// [`super::square`]'s general path, without its four calls. `a.len() ==
+/// 16`, `t.len() >= 32`. Panics on wrong lengths or without BMI2/ADX.
+pub fn triangle16(t: &mut [u64], a: &[u64]) {
+    assert!(a.len() == 2 * ROWS && t.len() >= 4 * ROWS);
+    crate::arch::x86_64::require_bmi2_adx();
+    // SAFETY: the triangles read a[0..16] and write t[0..32]; the band reads
+    // a[0..16] and reads and writes t[8..24]; the carry runs over t[24..32]
+    // (all asserted above). The asm saves a's and t's addresses on the
+    // stack and pops them; the band pushes rbx and rbp before use and pops
+    // them after, and frees its three slots (no `nostack`: the asm pushes).
+    // BMI2/ADX were checked above.
+    unsafe {
+        asm!(
+            "push rsi",
+            "push rdi",
+            triangle8_body!(),
+            "mov rsi, qword ptr [rsp + 8]",
+            "mov rdi, qword ptr [rsp]",
+            "add rsi, 64",
+            "add rdi, 128",
+            triangle8_body!(),
+            // The band: multipliers a[0..8] (r8), n = a[8..16] (rsi, its end
+            // in r9), t from limb 8 (rdi), no pending carry (rcx), n0 = 0 (a
+            // product band) and carry-in 0 (rdx) in the band's stack slots.
+            "mov r8, qword ptr [rsp + 8]",
+            "lea rsi, [r8 + 64]",
+            "lea r9, [r8 + 128]",
+            "mov rdi, qword ptr [rsp]",
+            "add rdi, 64",
+            "xor eax, eax",
+            "xor edx, edx",
+            "xor ecx, ecx",
+            enter!(),
+            chunk!(plain_row),
+            leave!(),
+            // rdi is at limb 16; the carry is pending for limb 24.
+            "add qword ptr [rdi + 64], rcx",
+            "adc qword ptr [rdi + 72], 0",
+            "adc qword ptr [rdi + 80], 0",
+            "adc qword ptr [rdi + 88], 0",
+            "adc qword ptr [rdi + 96], 0",
+            "adc qword ptr [rdi + 104], 0",
+            "adc qword ptr [rdi + 112], 0",
+            "adc qword ptr [rdi + 120], 0",
+            "add rsp, 16",
+            inout("rsi") a.as_ptr() => _,
+            inout("rdi") t.as_mut_ptr() => _,
+            out("rax") _,
+            out("rcx") _,
+            out("rdx") _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") _,
+            out("r12") _,
+            out("r13") _,
+            out("r14") _,
+            out("r15") _,
         );
     }
 }
