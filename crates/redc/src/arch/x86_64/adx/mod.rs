@@ -33,7 +33,9 @@ pub mod karatsuba;
 #[macro_use]
 mod rows;
 pub mod subtract;
+#[macro_use]
 pub mod triangle;
+pub mod sixteen;
 
 pub use subtract::reduce_into;
 
@@ -164,6 +166,10 @@ pub fn mont_sqr_lazy(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &m
     assert!(banded(s) && a.len() == s && out.len() == s && scratch.len() > 2 * s);
     super::require_bmi2_adx();
     let (t, work) = scratch.split_at_mut(2 * s + 1);
+    if s == 2 * ROWS {
+        sixteen::sqr16_lazy(out, a, t, n, n0);
+        return;
+    }
     if !karatsuba::square(Bands::CHOSEN, &mut t[..2 * s], a, work) {
         square(&mut t[..2 * s], a);
     }
@@ -173,11 +179,11 @@ pub fn mont_sqr_lazy(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &m
 
 /// The reduction and end of the lazy kernels: `out = (t + M n) / R`, less
 /// n where that reaches R. At 16 limbs in one call
-/// ([`band::reduce16_lazy`]).
+/// ([`sixteen::reduce16_lazy`]).
 fn lazy_end(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
     let s = n.len();
     if s == 2 * ROWS {
-        band::reduce16_lazy(out, t, n, n0);
+        sixteen::reduce16_lazy(out, t, n, n0);
         return;
     }
     let top = reduce_bands(t, n, n0);

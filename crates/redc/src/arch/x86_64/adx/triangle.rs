@@ -143,6 +143,48 @@ pub fn triangle8(t: &mut [u64], a: &[u64]) {
     }
 }
 
+/// The asm text of [`triangle16`]: rsi = a, rdi = t. Saves both on the
+/// stack and frees the slots; clobbers rax, rcx, rdx, rsi, rdi, r8..r15 and
+/// the flags (rbx and rbp are saved and restored by the band).
+macro_rules! triangle16_body {
+    () => {
+        concat!(
+            "push rsi\n",
+            "push rdi\n",
+            triangle8_body!(),
+            "mov rsi, qword ptr [rsp + 8]\n",
+            "mov rdi, qword ptr [rsp]\n",
+            "add rsi, 64\n",
+            "add rdi, 128\n",
+            triangle8_body!(),
+            // The band: multipliers a[0..8] (r8), n = a[8..16] (rsi, its end
+            // in r9), t from limb 8 (rdi), no pending carry (rcx), n0 = 0 (a
+            // product band) and carry-in 0 (rdx) in the band's stack slots.
+            "mov r8, qword ptr [rsp + 8]\n",
+            "lea rsi, [r8 + 64]\n",
+            "lea r9, [r8 + 128]\n",
+            "mov rdi, qword ptr [rsp]\n",
+            "add rdi, 64\n",
+            "xor eax, eax\n",
+            "xor edx, edx\n",
+            "xor ecx, ecx\n",
+            enter!(),
+            chunk!(plain_row),
+            leave!(),
+            // rdi is at limb 16; the carry is pending for limb 24.
+            "add qword ptr [rdi + 64], rcx\n",
+            "adc qword ptr [rdi + 72], 0\n",
+            "adc qword ptr [rdi + 80], 0\n",
+            "adc qword ptr [rdi + 88], 0\n",
+            "adc qword ptr [rdi + 96], 0\n",
+            "adc qword ptr [rdi + 104], 0\n",
+            "adc qword ptr [rdi + 112], 0\n",
+            "adc qword ptr [rdi + 120], 0\n",
+            "add rsp, 16\n",
+        )
+    };
+}
+
 /// `t[..32] = sum_{i<j<16} a_i a_j 2^(64 (i + j))`, the off-diagonal
 /// triangle of 16 limbs (RSA-2048's primes) in one call: the two blocks'
 /// triangles ([`triangle8`]'s rows) over t[0..16] and t[16..32], then the
@@ -163,38 +205,7 @@ pub fn triangle16(t: &mut [u64], a: &[u64]) {
     // BMI2/ADX were checked above.
     unsafe {
         asm!(
-            "push rsi",
-            "push rdi",
-            triangle8_body!(),
-            "mov rsi, qword ptr [rsp + 8]",
-            "mov rdi, qword ptr [rsp]",
-            "add rsi, 64",
-            "add rdi, 128",
-            triangle8_body!(),
-            // The band: multipliers a[0..8] (r8), n = a[8..16] (rsi, its end
-            // in r9), t from limb 8 (rdi), no pending carry (rcx), n0 = 0 (a
-            // product band) and carry-in 0 (rdx) in the band's stack slots.
-            "mov r8, qword ptr [rsp + 8]",
-            "lea rsi, [r8 + 64]",
-            "lea r9, [r8 + 128]",
-            "mov rdi, qword ptr [rsp]",
-            "add rdi, 64",
-            "xor eax, eax",
-            "xor edx, edx",
-            "xor ecx, ecx",
-            enter!(),
-            chunk!(plain_row),
-            leave!(),
-            // rdi is at limb 16; the carry is pending for limb 24.
-            "add qword ptr [rdi + 64], rcx",
-            "adc qword ptr [rdi + 72], 0",
-            "adc qword ptr [rdi + 80], 0",
-            "adc qword ptr [rdi + 88], 0",
-            "adc qword ptr [rdi + 96], 0",
-            "adc qword ptr [rdi + 104], 0",
-            "adc qword ptr [rdi + 112], 0",
-            "adc qword ptr [rdi + 120], 0",
-            "add rsp, 16",
+            triangle16_body!(),
             inout("rsi") a.as_ptr() => _,
             inout("rdi") t.as_mut_ptr() => _,
             out("rax") _,
@@ -214,31 +225,78 @@ pub fn triangle16(t: &mut [u64], a: &[u64]) {
 
 /// One a-limb of [`double_add_diagonal`]: a_i^2 added to limbs 2i and
 /// 2i + 1 (at byte offsets `$o` and `$o` + 8 from t, `$ao` from a), each
-/// doubled on the way.
+/// doubled on the way. `$a`, `$t` name the registers holding a and t,
+/// `$hi`, `$lo`, `$x` three free ones (rdx is MULX's operand).
 macro_rules! diagonal_step {
-    ($ao:literal, $o:literal) => {
+    ($a:literal, $t:literal, $hi:literal, $lo:literal, $x:literal, $ao:literal, $o:literal) => {
         concat!(
-            "mov rdx, qword ptr [{a} + ",
+            "mov rdx, qword ptr [",
+            $a,
+            " + ",
             $ao,
             "]\n",
-            "mulx {hi}, {lo}, rdx\n",
-            "mov {x}, qword ptr [{t} + ",
+            "mulx ",
+            $hi,
+            ", ",
+            $lo,
+            ", rdx\n",
+            "mov ",
+            $x,
+            ", qword ptr [",
+            $t,
+            " + ",
             $o,
             "]\n",
-            "adox {x}, {x}\n",
-            "adcx {x}, {lo}\n",
-            "mov qword ptr [{t} + ",
+            "adox ",
+            $x,
+            ", ",
+            $x,
+            "\n",
+            "adcx ",
+            $x,
+            ", ",
+            $lo,
+            "\n",
+            "mov qword ptr [",
+            $t,
+            " + ",
             $o,
-            "], {x}\n",
-            "mov {x}, qword ptr [{t} + ",
+            "], ",
+            $x,
+            "\n",
+            "mov ",
+            $x,
+            ", qword ptr [",
+            $t,
+            " + ",
             $o,
             " + 8]\n",
-            "adox {x}, {x}\n",
-            "adcx {x}, {hi}\n",
-            "mov qword ptr [{t} + ",
+            "adox ",
+            $x,
+            ", ",
+            $x,
+            "\n",
+            "adcx ",
+            $x,
+            ", ",
+            $hi,
+            "\n",
+            "mov qword ptr [",
+            $t,
+            " + ",
             $o,
-            " + 8], {x}\n",
+            " + 8], ",
+            $x,
+            "\n",
         )
+    };
+}
+
+/// [`diagonal_step`] with the register names of [`double_add_diagonal`]'s
+/// operands.
+macro_rules! diagonal_step_named {
+    ($ao:literal, $o:literal) => {
+        diagonal_step!("{a}", "{t}", "{hi}", "{lo}", "{x}", $ao, $o)
     };
 }
 
@@ -263,10 +321,10 @@ pub fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
             "jz 3f",
             "xor eax, eax",
             "2:",
-            diagonal_step!(0, 0),
-            diagonal_step!(8, 16),
-            diagonal_step!(16, 32),
-            diagonal_step!(24, 48),
+            diagonal_step_named!(0, 0),
+            diagonal_step_named!(8, 16),
+            diagonal_step_named!(16, 32),
+            diagonal_step_named!(24, 48),
             "lea {a}, [{a} + 32]",
             "lea {t}, [{t} + 64]",
             "lea rcx, [rcx - 1]",
@@ -278,7 +336,7 @@ pub fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
             "mov rcx, {ones}",
             "jrcxz 6f",
             "5:",
-            diagonal_step!(0, 0),
+            diagonal_step_named!(0, 0),
             "lea {a}, [{a} + 8]",
             "lea {t}, [{t} + 16]",
             "lea rcx, [rcx - 1]",
