@@ -194,6 +194,38 @@ macro_rules! chunk {
     };
 }
 
+/// The window in from t (positions i0..i0+8).
+macro_rules! load_window {
+    () => {
+        concat!(
+            "mov r10, qword ptr [rdi]\n",
+            "mov r11, qword ptr [rdi + 8]\n",
+            "mov r12, qword ptr [rdi + 16]\n",
+            "mov r13, qword ptr [rdi + 24]\n",
+            "mov r14, qword ptr [rdi + 32]\n",
+            "mov r15, qword ptr [rdi + 40]\n",
+            "mov rbx, qword ptr [rdi + 48]\n",
+            "mov rbp, qword ptr [rdi + 56]\n",
+        )
+    };
+}
+
+/// The window out to t (positions i0+s..i0+s+8).
+macro_rules! store_window {
+    () => {
+        concat!(
+            "mov qword ptr [rdi], r10\n",
+            "mov qword ptr [rdi + 8], r11\n",
+            "mov qword ptr [rdi + 16], r12\n",
+            "mov qword ptr [rdi + 24], r13\n",
+            "mov qword ptr [rdi + 32], r14\n",
+            "mov qword ptr [rdi + 40], r15\n",
+            "mov qword ptr [rdi + 48], rbx\n",
+            "mov qword ptr [rdi + 56], rbp\n",
+        )
+    };
+}
+
 /// The window in from t (positions i0..i0+8), the stack slots set up.
 macro_rules! enter {
     () => {
@@ -277,60 +309,150 @@ pub enum Band<'a> {
 /// is short by that pending carry at its position (2^(64 (i0 + s + 8))
 /// times it). For `Band::Reduce` the multipliers depend on positions i0..i0
 /// + 8 only, which no pending carry of the sequence reaches.
+///
+/// [`band_sequence`] runs such a sequence in one call.
 pub fn band_chained(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>, carry_in: u64) -> u64 {
+    let seq = match how {
+        Band::Product(m) => Sequence::Product(m),
+        Band::Reduce(n0) => Sequence::Reduce(n0),
+    };
+    band_sequence(t, i0, n, seq, 1, carry_in)
+}
+
+/// How the bands of a [`band_sequence`] follow one another.
+#[derive(Clone, Copy)]
+pub enum Sequence<'a> {
+    /// A product's bands: band k adds `m[8k..8k + 8]` times n at i0 + 8k.
+    Product(&'a [u64]),
+    /// A square's triangle: band k adds `m[8k..8k + 8]` times n[8k..] at
+    /// i0 + 16k (n shrinks by 8 limbs a band; its end stays).
+    Triangle(&'a [u64]),
+    /// A reduction's bands, band k at i0 + 8k, with this n0.
+    Reduce(u64),
+}
+
+/// `count` bands of [`band_chained`] in one call, each taking the one
+/// before's carry: band k starts at t limb i0 + 8k (i0 + 16k for a
+/// triangle) over `n` (over `n[8k..]` for a triangle), its multipliers as
+/// [`Sequence`] says. Returns the last band's carry. Each band's end is the
+/// one before's plus 8, as a sequence's must be. The same sums as `count`
+/// calls; one call saves the calls' entries and exits. `n.len()` a
+/// multiple of 8 (more than 8 (count - 1) for a triangle), t long enough
+/// for every band. Panics on wrong lengths or without BMI2/ADX.
+pub fn band_sequence(
+    t: &mut [u64],
+    i0: usize,
+    n: &[u64],
+    how: Sequence<'_>,
+    count: usize,
+    carry_in: u64,
+) -> u64 {
     let s = n.len();
-    assert!(s >= ROWS && s.is_multiple_of(ROWS) && t.len() >= i0 + s + ROWS);
+    assert!(count >= 1 && s >= ROWS && s.is_multiple_of(ROWS));
     // Secret-derived: below 3 by the chain's construction, checked in tests only.
     debug_assert!(carry_in < 3);
     crate::arch::x86_64::require_bmi2_adx();
+    // Public: the limbs a band moves along t and n, and its last band's span.
+    let (t_step, n_step) = match how {
+        Sequence::Triangle(_) => (2 * ROWS, ROWS),
+        _ => (ROWS, 0),
+    };
+    assert!(
+        s >= ROWS + n_step * (count - 1),
+        "every band of a triangle keeps a chunk of n"
+    );
+    // Band k covers t[i0 + k t_step .. i0 + k t_step + (s - k n_step) + 8];
+    // the end grows with k (t_step >= n_step).
+    let last = count - 1;
+    assert!(t.len() >= i0 + last * t_step + (s - last * n_step) + ROWS);
     let base = t[i0..].as_mut_ptr();
-    // The multipliers' address, and n0 for a reduction band (odd, as n is)
-    // or 0 for a product band: the asm tells the two apart by it (the band's
-    // kind is public).
+    // The multipliers' address, and n0 for a reduction (odd, as n is) or 0
+    // for a product: the asm tells the two apart by it (the kind is public).
     let (m, n0) = match how {
-        Band::Product(m) => {
-            assert!(m.len() == ROWS);
+        Sequence::Product(m) | Sequence::Triangle(m) => {
+            assert!(m.len() >= ROWS * count);
             (m.as_ptr(), 0)
         }
-        Band::Reduce(n0) => {
+        Sequence::Reduce(n0) => {
             assert!(n0 & 1 == 1, "n0 = -n^-1 mod 2^64 is odd");
             (base.cast_const(), n0)
         }
     };
     let carry: u64;
-    // SAFETY: n has s limbs and the loop reads n[8c..8c+8] for each chunk
-    // c < s / 8, stopping when rsi reaches n's end; rdi walks t from i0 and the
-    // rows of chunk c read and write t[i0 + 8c .. i0 + 8c + 16], the window
-    // t[i0 + s..i0 + s + 8] at the end: all inside t (asserted). A product band
-    // reads m[..8] (asserted); a reduction band writes its multipliers to
-    // t[i0..i0 + 8]. rbx and rbp are pushed before use and popped after, and
-    // the three stack slots are freed (no `nostack`: the asm pushes). BMI2/ADX
-    // were checked above.
+    // SAFETY: band k reads n[k n_step..s] chunk by chunk, stopping when rsi
+    // reaches n's end; rdi walks t from i0 + k t_step, and the rows of chunk
+    // c read and write t[i0 + k t_step + 8c .. + 16], the window the 8 limbs
+    // after the band's last chunk: all inside t (asserted above for the
+    // last band, whose span ends furthest). A product or triangle band
+    // reads m[8k..8k + 8] (asserted); a reduction band writes its
+    // multipliers to the first 8 limbs of its span. rbx and rbp are pushed
+    // before use and popped after, and the nine stack slots are freed (no
+    // `nostack`: the asm pushes). BMI2/ADX were checked above.
     unsafe {
         asm!(
-            enter!(),
+            "push rbx",
+            "push rbp",
+            "push r12",
+            "push r11",
+            "push r10",
+            "push r8",
+            "push rsi",
+            "push rdi",
+            "push rdx",
+            "push r9",
+            "push rax",
+            // [rsp]: n0, [rsp + 8]: n's end, [rsp + 16]: the carry-in,
+            // [rsp + 24]: this band's t, [rsp + 32]: its n, [rsp + 40]: its
+            // multipliers, [rsp + 48]: bands left, [rsp + 56], [rsp + 64]:
+            // t's and n's steps in bytes.
+            "2:",
+            load_window!(),
             // A product band starts with plain rows.
             "cmp qword ptr [rsp], 0",
-            "je 2f",
+            "je 3f",
             chunk!(reduce_row),
             "cmp rsi, qword ptr [rsp + 8]",
-            "je 3f",
-            "2:",
+            "je 4f",
+            "3:",
             chunk!(plain_row),
             "cmp rsi, qword ptr [rsp + 8]",
-            "jne 2b",
-            "3:",
+            "jne 3b",
+            "4:",
             add_carry_in!(),
-            leave!(),
+            store_window!(),
+            // This band's carry is the next one's carry-in.
+            "mov qword ptr [rsp + 16], rcx",
+            "xor ecx, ecx",
+            "dec qword ptr [rsp + 48]",
+            "jz 5f",
+            "mov rdi, qword ptr [rsp + 24]",
+            "add rdi, qword ptr [rsp + 56]",
+            "mov qword ptr [rsp + 24], rdi",
+            "mov rsi, qword ptr [rsp + 32]",
+            "add rsi, qword ptr [rsp + 64]",
+            "mov qword ptr [rsp + 32], rsi",
+            "mov r8, qword ptr [rsp + 40]",
+            "add r8, 64",
+            "mov qword ptr [rsp + 40], r8",
+            // A reduction band's multipliers go to its own first limbs.
+            "cmp qword ptr [rsp], 0",
+            "je 2b",
+            "mov r8, rdi",
+            "jmp 2b",
+            "5:",
+            "mov rcx, qword ptr [rsp + 16]",
+            "add rsp, 72",
+            "pop rbp",
+            "pop rbx",
             inout("rsi") n.as_ptr() => _,
             inout("rdi") base => _,
-            in("r8") m,
+            inout("r8") m => _,
             inout("rcx") 0u64 => carry,
             inout("rax") n0 => _,
             inout("r9") n.as_ptr().wrapping_add(s) => _,
-            out("r10") _,
-            out("r11") _,
-            out("r12") _,
+            inout("r10") count => _,
+            inout("r11") 8 * t_step => _,
+            inout("r12") 8 * n_step => _,
             out("r13") _,
             out("r14") _,
             out("r15") _,

@@ -39,7 +39,7 @@ pub mod sixteen;
 
 pub use subtract::reduce_into;
 
-use band::{Band, ROWS};
+use band::{ROWS, Sequence};
 pub use karatsuba::Bands;
 
 /// Whether the register-blocked bands of [`band`] serve `s` limbs: at
@@ -204,10 +204,7 @@ fn product(r: &mut [u64], a: &[u64], b: &[u64]) {
     r.fill(0);
     // Band k ends at limb 8k + s, where band k - 1's carry is pending; the
     // last one's lands on limb 2s, past r: a b < R^2, so it is zero.
-    let mut carry = 0;
-    for (k, bk) in b.chunks_exact(ROWS).enumerate() {
-        carry = band::band_chained(r, ROWS * k, a, Band::Product(bk), carry);
-    }
+    let carry = band::band_sequence(r, 0, a, Sequence::Product(b), s / ROWS, 0);
     debug_assert_eq!(carry, 0);
 }
 
@@ -229,12 +226,8 @@ fn square(r: &mut [u64], a: &[u64]) {
     }
     // Band k (at limb 16k + 8, over s - 8k - 8 limbs) ends at limb 8k + s,
     // where band k - 1's carry is pending; the last one's runs up r.
-    let mut carry = 0;
-    for k in 0..s / ROWS - 1 {
-        let (lo, hi) = (ROWS * k, ROWS * (k + 1));
-        carry = band::band_chained(r, lo + hi, &a[hi..], Band::Product(&a[lo..hi]), carry);
-    }
     if s > ROWS {
+        let carry = band::band_sequence(r, ROWS, &a[ROWS..], Sequence::Triangle(a), s / ROWS - 1, 0);
         // The triangle is below R^2 / 2: no carry leaves r.
         let c = band::carry_up(&mut r[2 * s - ROWS..], carry);
         debug_assert_eq!(c, 0);
@@ -273,16 +266,14 @@ pub fn redc(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
 
 /// The banded reduction of `t` (2s + 1 limbs, the top one zero, t < R^2):
 /// t += M n with M < R chosen so that t's low s limbs become zero; returns
-/// the top limb, 0 or 1. Eight rows per band ([`band::band_chained`]):
+/// the top limb, 0 or 1. Eight rows per band, the bands in one call
+/// ([`band::band_sequence`]):
 /// band k clears t's limbs 8k..8k+8 and ends at limb 8k + s, where band
 /// k - 1's carry is pending; the last one's lands on limb 2s. s a multiple
 /// of 8; the caller checked BMI2/ADX.
 fn reduce_bands(t: &mut [u64], n: &[u64], n0: u64) -> u64 {
     let s = n.len();
-    let mut carry = 0;
-    for k in 0..s / ROWS {
-        carry = band::band_chained(t, ROWS * k, n, Band::Reduce(n0), carry);
-    }
+    let carry = band::band_sequence(t, 0, n, Sequence::Reduce(n0), s / ROWS, 0);
     // t + M n < R^2 + R n < 2 R^2 = 2^(64 (2s) + 1): limb 2s ends 0 or 1.
     let c = band::carry_up(&mut t[2 * s..], carry);
     debug_assert_eq!(c, 0);
