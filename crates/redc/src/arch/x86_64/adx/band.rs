@@ -235,14 +235,7 @@ macro_rules! enter {
             "push rdx\n",
             "push r9\n",
             "push rax\n",
-            "mov r10, qword ptr [rdi]\n",
-            "mov r11, qword ptr [rdi + 8]\n",
-            "mov r12, qword ptr [rdi + 16]\n",
-            "mov r13, qword ptr [rdi + 24]\n",
-            "mov r14, qword ptr [rdi + 32]\n",
-            "mov r15, qword ptr [rdi + 40]\n",
-            "mov rbx, qword ptr [rdi + 48]\n",
-            "mov rbp, qword ptr [rdi + 56]\n",
+            load_window!(),
         )
     };
 }
@@ -269,19 +262,7 @@ macro_rules! add_carry_in {
 /// The window out to t (positions i0+s..i0+s+8), the stack restored.
 macro_rules! leave {
     () => {
-        concat!(
-            "mov qword ptr [rdi], r10\n",
-            "mov qword ptr [rdi + 8], r11\n",
-            "mov qword ptr [rdi + 16], r12\n",
-            "mov qword ptr [rdi + 24], r13\n",
-            "mov qword ptr [rdi + 32], r14\n",
-            "mov qword ptr [rdi + 40], r15\n",
-            "mov qword ptr [rdi + 48], rbx\n",
-            "mov qword ptr [rdi + 56], rbp\n",
-            "add rsp, 24\n",
-            "pop rbp\n",
-            "pop rbx\n",
-        )
+        concat!(store_window!(), "add rsp, 24\n", "pop rbp\n", "pop rbx\n",)
     };
 }
 
