@@ -536,7 +536,7 @@ impl MontEngine {
     }
 
     /// `y R^-1 mod N`, fully reduced, for `y` below N or a value of the
-    /// window loop's kernels (below R, [`MontEngine::mul_loop_into`]).
+    /// window loop's kernels (below R, `MontEngine::mul_loop_into`).
     /// ```
     /// use redc::exp::MontEngine;
     /// let engine = MontEngine::new(&[241]).unwrap();

@@ -16,7 +16,10 @@
 //!   t < 2n throughout (t + a b_i + m n < 2n + 2 n 2^64, divided by 2^64
 //!   after each pair of rows), so t fits s + 1 limbs plus a bit;
 //! - [`subtract`]: the one conditional subtraction that finishes every form
-//!   (the result below 2n);
+//!   (the result below 2n), and the lazy kernels' end ([`mont_mul_lazy`],
+//!   [`mont_sqr_lazy`]: values below R, for the exponentiation's loop);
+//! - [`sixteen`]: the lazy square and reduction at 16 limbs (RSA-2048's
+//!   primes), each in one call;
 //! - [`karatsuba`]: the product half of the banded SOS form (t = a b, or
 //!   a^2) by number-level Karatsuba over banded leaves, at the large limb
 //!   counts where it measured faster.

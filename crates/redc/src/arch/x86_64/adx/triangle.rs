@@ -192,7 +192,7 @@ macro_rules! triangle16_body {
 /// ([`super::band`]'s rows, the window t[8..16] in registers, its carry-in
 /// zero), and the band's carry out of limb 24 run up to limb 31 (the
 /// triangle is below R^2 / 2: nothing carries out of t). The same sums as
-/// [`super::square`]'s general path, without its four calls. `a.len() ==
+/// `super::square`'s general path, without its four calls. `a.len() ==
 /// 16`, `t.len() >= 32`. Panics on wrong lengths or without BMI2/ADX.
 pub fn triangle16(t: &mut [u64], a: &[u64]) {
     assert!(a.len() == 2 * ROWS && t.len() >= 4 * ROWS);
