@@ -199,6 +199,14 @@ fn adx_reduce_into_matches_reduce_once_and_bigint() {
     }
 }
 
+/// [`moduli`] and one whose top limb is 1, below which most values below R
+/// are above n: the lazy kernels' subtraction then runs often.
+fn lazy_moduli(rng: &mut StdRng, s: usize) -> Vec<BigUint> {
+    let mut v = moduli(rng, s);
+    v.push((BigUint::one() << (64 * (s - 1))) + 1u8);
+    v
+}
+
 /// The lazy kernels (`adx::mont_mul_lazy`, `mont_sqr_lazy`: operands and
 /// results below R, not n) against num-bigint, bit for bit: with V = (a b +
 /// M n) / R, M = -a b n^-1 mod R, the result is V - n where V >= R and V
@@ -218,9 +226,7 @@ fn adx_lazy_kernels_match_bigint() {
         assert!(x86::adx::lazy_serves(s));
         let mut subtracted = 0;
         let r = BigUint::one() << (64 * s);
-        let mut ns = moduli(&mut rng, s);
-        ns.push((BigUint::one() << (64 * (s - 1))) + 1u8);
-        for n in ns {
+        for n in lazy_moduli(&mut rng, s) {
             let ctx = MontContext::new(&limbs(&n, s)).unwrap();
             let n_inv = n.modinv(&r).unwrap();
             let mut scratch = vec![0u64; scratch_len(s)];
@@ -277,9 +283,7 @@ fn adx_lazy_chain_reduces_to_bigint() {
     let mut rng = StdRng::seed_from_u64(32);
     for s in [8usize, 16, 24, 32, 64] {
         let r = BigUint::one() << (64 * s);
-        let mut ns = moduli(&mut rng, s);
-        ns.push((BigUint::one() << (64 * (s - 1))) + 1u8);
-        for n in ns {
+        for n in lazy_moduli(&mut rng, s) {
             let ctx = MontContext::new(&limbs(&n, s)).unwrap();
             let mut scratch = vec![0u64; scratch_len(s)];
             let base = rng.gen_biguint_below(&n);

@@ -294,7 +294,10 @@ pub enum Band<'a> {
 /// [`band_sequence`] runs such a sequence in one call.
 pub fn band_chained(t: &mut [u64], i0: usize, n: &[u64], how: Band<'_>, carry_in: u64) -> u64 {
     let seq = match how {
-        Band::Product(m) => Sequence::Product(m),
+        Band::Product(m) => {
+            assert!(m.len() == ROWS);
+            Sequence::Product(m)
+        }
         Band::Reduce(n0) => Sequence::Reduce(n0),
     };
     band_sequence(t, i0, n, seq, 1, carry_in)

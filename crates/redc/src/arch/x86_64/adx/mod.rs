@@ -78,13 +78,9 @@ pub fn mont_mul_by(
     assert!(s >= 1 && a.len() == s && b.len() == s && out.len() == s && scratch.len() >= s + 3);
     super::require_bmi2_adx();
     if banded(s) && scratch.len() > 2 * s {
-        // SOS: t = a b (by bands, or Karatsuba over bands from
-        // `bands`' threshold), then the banded reduction.
+        // SOS: t = a b, then the banded reduction.
         let (t, work) = scratch.split_at_mut(2 * s + 1);
-        if !karatsuba::mul(bands, &mut t[..2 * s], a, b, work) {
-            product(&mut t[..2 * s], a, b);
-        }
-        t[2 * s] = 0;
+        sos_product(bands, t, a, b, work);
         redc(out, t, n, n0);
         return;
     }
@@ -121,15 +117,11 @@ pub fn mont_sqr_by(bands: Bands, out: &mut [u64], a: &[u64], n: &[u64], n0: u64,
     assert!(s >= 1 && a.len() == s && out.len() == s && scratch.len() > 2 * s);
     super::require_bmi2_adx();
     let (t, work) = scratch.split_at_mut(2 * s + 1);
-    t[2 * s] = 0;
     if banded(s) {
-        // Karatsuba over banded squares from `bands`' threshold.
-        if !karatsuba::square(bands, &mut t[..2 * s], a, work) {
-            square(&mut t[..2 * s], a);
-        }
+        sos_square(bands, t, a, work);
     } else {
         // Triangle: row i adds a_i * a[i+1..] at limb 2i + 1; limb i + s + 1 is
-        // still untouched when row i carries into it.
+        // still untouched when row i carries into it. Limb 2s stays zero.
         t.fill(0);
         for i in 0..s - 1 {
             let c = row!(&mut t[2 * i + 1..=i + s], &a[i + 1..], a[i], "0");
@@ -155,10 +147,7 @@ pub fn mont_mul_lazy(out: &mut [u64], a: &[u64], b: &[u64], n: &[u64], n0: u64, 
     assert!(banded(s) && a.len() == s && b.len() == s && out.len() == s && scratch.len() > 2 * s);
     super::require_bmi2_adx();
     let (t, work) = scratch.split_at_mut(2 * s + 1);
-    if !karatsuba::mul(Bands::CHOSEN, &mut t[..2 * s], a, b, work) {
-        product(&mut t[..2 * s], a, b);
-    }
-    t[2 * s] = 0;
+    sos_product(Bands::CHOSEN, t, a, b, work);
     lazy_end(out, t, n, n0);
 }
 
@@ -173,10 +162,7 @@ pub fn mont_sqr_lazy(out: &mut [u64], a: &[u64], n: &[u64], n0: u64, scratch: &m
         sixteen::sqr16_lazy(out, a, t, n, n0);
         return;
     }
-    if !karatsuba::square(Bands::CHOSEN, &mut t[..2 * s], a, work) {
-        square(&mut t[..2 * s], a);
-    }
-    t[2 * s] = 0;
+    sos_square(Bands::CHOSEN, t, a, work);
     lazy_end(out, t, n, n0);
 }
 
@@ -197,6 +183,27 @@ fn lazy_end(out: &mut [u64], t: &mut [u64], n: &[u64], n0: u64) {
 /// an `s`-limb modulus: where the banded SOS form runs.
 pub fn lazy_serves(s: usize) -> bool {
     banded(s)
+}
+
+/// The product half of the banded SOS form: `t[..2s] = a b` and `t[2s] =
+/// 0` (t has 2s + 1 limbs), by bands or, from `bands`' threshold and where
+/// `work` holds its workspace, by Karatsuba over bands. s a multiple of 8;
+/// the caller checked BMI2/ADX.
+fn sos_product(bands: Bands, t: &mut [u64], a: &[u64], b: &[u64], work: &mut [u64]) {
+    let s = a.len();
+    if !karatsuba::mul(bands, &mut t[..2 * s], a, b, work) {
+        product(&mut t[..2 * s], a, b);
+    }
+    t[2 * s] = 0;
+}
+
+/// [`sos_product`] for `t[..2s] = a^2`, by the banded squaring.
+fn sos_square(bands: Bands, t: &mut [u64], a: &[u64], work: &mut [u64]) {
+    let s = a.len();
+    if !karatsuba::square(bands, &mut t[..2 * s], a, work) {
+        square(&mut t[..2 * s], a);
+    }
+    t[2 * s] = 0;
 }
 
 /// `r = a b` (2s limbs) by bands of eight rows, for s-limb `a` and `b`, s a

@@ -2,7 +2,7 @@
 //! (RSA-2048's primes, the size most signatures use), each in one asm
 //! call: the same sums as the general banded path (`super::square`,
 //! `super::reduce_bands`, `super::subtract::subtract_if_top`), whose calls
-//! cost about a tenth of a 16-limb squaring's time (docs/PERFORMANCE.md,
+//! cost a measurable share of a 16-limb squaring's time (docs/PERFORMANCE.md,
 //! "ADX: the 16-limb square in one call"). Koc, Acar and Kaliski,
 //! "Analyzing and Comparing Montgomery Multiplication Algorithms" (SOS);
 //! Shand and Vuillemin, "Fast Implementations of RSA Cryptography",
