@@ -374,6 +374,85 @@ mod bench {
     /// The AVX2 family's product (as a product and as a square) against the
     /// MULX/ADX kernels, per modulus size, in ns per call (best of the
     /// rounds, the four candidates interleaved in every round).
+    /// The four-lane AVX2 kernel: ns per call (four lanes) and per lane of
+    /// its product, square and exponentiation, beside the one-modulus AVX2
+    /// product and its exponentiation (one lane's work) where it fits.
+    fn mb4() {
+        use redc::arch::portable28::{self, Modulus28};
+        use redc::arch::x86_64::avx2::Avx2Modulus;
+        use redc::arch::x86_64::avx2::mb4::{Mb4, Mb4Mod, Scratch};
+        let Some(avx2) = redc::arch::x86_64::cpu::avx2() else {
+            println!("mb4: SKIPPED: no AVX2 here (or masked)");
+            return;
+        };
+        let mut rng = StdRng::seed_from_u64(44);
+        println!(
+            "{:>5} {:>3} {:>10} {:>10} {:>10} {:>10} {:>12} {:>12} {:>12}",
+            "bits", "d", "mul/4", "sqr/4", "lane mul", "lane sqr", "pow/4 us", "lane pow us", "avx2 pow us"
+        );
+        for bits in [1024usize, 1536, 2048] {
+            let l = bits.div_ceil(64);
+            let ns: Vec<BigUint> = (0..4).map(|_| modulus(&mut rng, bits as u64)).collect();
+            let nl: Vec<Vec<u64>> = ns.iter().map(|n| limbs(n, l)).collect();
+            let mods: Vec<Modulus28> = nl.iter().map(|n| Modulus28::new(n).unwrap()).collect();
+            let mm = Mb4Mod::new(core::array::from_fn(|k| &mods[k])).unwrap();
+            let d = mm.digits();
+            let xs: Vec<Vec<u64>> = ns.iter().map(|n| limbs(&rng.gen_biguint_below(n), l)).collect();
+            let x = Mb4::from_limbs(d, core::array::from_fn(|k| &xs[k][..]));
+            const IT: usize = 200;
+            let mul = time(15, IT, |it| {
+                let (mut a, mut b, mut sc) = (x.clone(), Mb4::zero(d), Scratch::new());
+                for _ in 0..it {
+                    avx2.mb4_amm(&mut b, &a, &x, &mm, &mut sc);
+                    core::mem::swap(&mut a, &mut b);
+                }
+                black_box(&a);
+            });
+            let sqr = time(15, IT, |it| {
+                let (mut a, mut b, mut sc) = (x.clone(), Mb4::zero(d), Scratch::new());
+                for _ in 0..it {
+                    avx2.mb4_sqr(&mut b, &a, &mm, &mut sc);
+                    core::mem::swap(&mut a, &mut b);
+                }
+                black_box(&a);
+            });
+            let es: Vec<Vec<u64>> = (0..4).map(|_| limbs(&rng.gen_biguint(bits as u64), l)).collect();
+            let moduli = core::array::from_fn(|k| &mods[k]);
+            let pow = time(5, 3, |it| {
+                for _ in 0..it {
+                    black_box(x86::pow_mb4(
+                        moduli,
+                        core::array::from_fn(|k| &xs[k][..]),
+                        core::array::from_fn(|k| &es[k][..]),
+                    ));
+                }
+            }) / 1e3;
+            let single = match Avx2Modulus::new(&nl[0]) {
+                Some(m) => {
+                    time(5, 3, |it| {
+                        for _ in 0..it {
+                            black_box(m.pow_secret(&xs[0], &es[0]));
+                        }
+                    }) / 1e3
+                }
+                None => f64::NAN,
+            };
+            let _ = portable28::DIGIT_BITS;
+            println!(
+                "{:>5} {:>3} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>12.1} {:>12.1} {:>12.1}",
+                bits,
+                d,
+                mul,
+                sqr,
+                mul / 4.0,
+                sqr / 4.0,
+                pow,
+                pow / 4.0,
+                single
+            );
+        }
+    }
+
     fn avx2() {
         use redc::arch::portable28;
         use redc::arch::x86_64::avx2::Avx2Modulus;
@@ -583,6 +662,9 @@ mod bench {
         }
         if std::env::args().nth(1).as_deref() == Some("mb8") {
             return mb8();
+        }
+        if std::env::args().nth(1).as_deref() == Some("mb4") {
+            return mb4();
         }
         if std::env::args().nth(1).as_deref() == Some("adxparts") {
             return adxparts();

@@ -236,6 +236,7 @@ macro_rules! with_mb8_digits {
 
 mod calibrate;
 mod dual;
+pub mod mb4;
 pub mod mb8;
 #[cfg(feature = "probes")]
 mod probes;
@@ -243,6 +244,7 @@ mod single;
 
 pub use calibrate::{calibrate_sqr, dedicated_sqr};
 pub use dual::{Choices, DualFactor, DualKey, Input};
+pub use mb4::{mb4_available, mb4_runs, pow_mb4, pow_mb4_blinded};
 pub use mb8::*;
 #[cfg(feature = "probes")]
 pub use probes::*;
