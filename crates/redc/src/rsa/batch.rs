@@ -15,8 +15,15 @@
 //! (docs/PERFORMANCE.md, "Batch signing: when the eight-lane kernel runs").
 //! So a group of 3 or 4 operations with 20-digit primes runs in the
 //! eight-lane kernel, a full group of 4 with 32- or 40-digit primes does
-//! too, and everything else (fewer operations, no IFMA, primes of unequal
-//! digit counts) runs one operation at a time on the single-operation path.
+//! too.
+//!
+//! Without IFMA, where AVX2 is the chosen family, pairs of operations run
+//! in the four-lane AVX2 kernel (`arch::x86_64::avx2::mb4`: p and q of two
+//! operations) when their primes have at least `MB4_MIN_DIGITS` radix-2^28
+//! digits (RSA-3072 and RSA-4096: measured faster than two operations one
+//! at a time; RSA-2048's 37 digits are level). Everything else (a lone
+//! operation, primes of unequal digit counts, no vector kernel) runs one
+//! operation at a time on the single-operation path.
 
 use super::Error;
 use super::crt::Secret;
@@ -34,6 +41,34 @@ type Results = Vec<Option<Result<Zeroizing<Vec<u8>>, Error>>>;
 
 /// Operations per eight-lane run (two lanes each).
 const GROUP: usize = 4;
+
+/// The many-lane kernel a key's operations run in, with its primes' digit
+/// count there (public: sizes only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lanes {
+    /// The eight-lane IFMA kernel, radix 2^52: four operations a run.
+    Eight(usize),
+    /// The four-lane AVX2 kernel, radix 2^28: two operations a run.
+    Four(usize),
+}
+
+impl Lanes {
+    /// Operations per run.
+    fn group(self) -> usize {
+        match self {
+            Lanes::Eight(_) => GROUP,
+            Lanes::Four(_) => 2,
+        }
+    }
+
+    /// The fewest operations worth a run.
+    fn min_group(self) -> usize {
+        match self {
+            Lanes::Eight(d) => mb8_min_group(d),
+            Lanes::Four(_) => 2,
+        }
+    }
+}
 
 /// The largest digit count per prime at which the eight-lane kernel beats
 /// the dual kernel (measured; see the module documentation): all of them.
@@ -181,10 +216,10 @@ fn raw_private_many_in<R: CryptoRng + ?Sized>(
             Err(e) => results[i] = Some(Err(e)),
         }
     }
-    // Batchable operations by digit count; the rest one at a time.
-    let mut by_digits: Vec<(usize, Vec<Pending>)> = Vec::new();
+    // Batchable operations by kernel and digit count; the rest one at a time.
+    let mut by_digits: Vec<(Lanes, Vec<Pending>)> = Vec::new();
     for (i, c) in pending {
-        match mb8_digits(ops[i].0) {
+        match lanes_of(ops[i].0) {
             Some(d) => match by_digits.iter_mut().find(|(dd, _)| *dd == d) {
                 Some((_, v)) => v.push((i, c)),
                 None => by_digits.push((d, vec![(i, c)])),
@@ -192,17 +227,17 @@ fn raw_private_many_in<R: CryptoRng + ?Sized>(
             None => results[i] = Some(one(rng, ops[i].0, &c)),
         }
     }
-    // Results of eight-lane runs waiting for their fault checks.
+    // Results of many-lane runs waiting for their fault checks.
     let mut unchecked: Vec<(usize, Vec<u64>, Secret)> = Vec::new();
-    for (digits, group_ops) in by_digits {
-        for group in group_ops.chunks(GROUP) {
-            if group.len() < mb8_min_group(digits) {
+    for (lanes, group_ops) in by_digits {
+        for group in group_ops.chunks(lanes.group()) {
+            if group.len() < lanes.min_group() {
                 for (i, c) in group {
                     results[*i] = Some(one(rng, ops[*i].0, c));
                 }
                 continue;
             }
-            for (i, outcome) in run_group(rng, ops, group) {
+            for (i, outcome) in run_group(rng, ops, group, lanes) {
                 match outcome {
                     Outcome::Done(r) => results[i] = Some(r),
                     Outcome::Unchecked(c, m) => unchecked.push((i, c, m)),
@@ -225,6 +260,21 @@ fn raw_private_many_in<R: CryptoRng + ?Sized>(
             r
         })
         .collect()
+}
+
+/// The many-lane kernel of a key's operations, when a batch path applies:
+/// the eight-lane one where it runs, else the four-lane one.
+fn lanes_of(key: &RsaPrivateKey) -> Option<Lanes> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        mb8_digits(key)
+            .map(Lanes::Eight)
+            .or_else(|| key.crt().mb4_digits().map(Lanes::Four))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        mb8_digits(key).map(Lanes::Eight)
+    }
 }
 
 /// The eight-lane digit count of a key's primes, when its batch path applies.
@@ -263,13 +313,15 @@ enum Outcome {
 /// Fault checks per eight-lane run on n ([`RsaPublicKey::public_op_many`]).
 const CHECK_RUN: usize = 8;
 
-/// Up to four operations in one eight-lane run: blind each, exponentiate all,
-/// then Garner and unblinding for each. Their fault checks are left to
-/// [`check_all`], which runs eight of them at once.
+/// Up to four operations in one eight-lane run (two in a four-lane run):
+/// blind each, exponentiate all, then Garner and unblinding for each. Their
+/// fault checks are left to [`check_all`], which runs eight of them at once
+/// where the eight-lane kernel takes n.
 fn run_group<R: CryptoRng + ?Sized>(
     rng: &mut R,
     ops: &[(&RsaPrivateKey, &[u8])],
     group: &[Pending],
+    lanes: Lanes,
 ) -> Vec<(usize, Outcome)> {
     let mut blinded = Vec::with_capacity(group.len());
     let mut out = Vec::with_capacity(group.len());
@@ -279,13 +331,20 @@ fn run_group<R: CryptoRng + ?Sized>(
             Err(e) => out.push((*i, Outcome::Done(Err(e)))),
         }
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = lanes;
     #[cfg(target_arch = "x86_64")]
     {
+        let lanes_kind = lanes;
         let lanes: Vec<(&super::crt::Crt, &[u64], &super::crt::BlindFactor)> = blinded
             .iter()
             .map(|(i, c, b)| (ops[*i].0.crt(), &c[..], &b.re))
             .collect();
-        if let Some(halves) = super::crt::Crt::pow_private_mb8(&lanes) {
+        let halves = match lanes_kind {
+            Lanes::Eight(_) => super::crt::Crt::pow_private_mb8(&lanes),
+            Lanes::Four(_) => super::crt::Crt::pow_private_mb4(&lanes),
+        };
+        if let Some(halves) = halves {
             for ((i, c, b), (mp, mq)) in blinded.iter().zip(&halves) {
                 let m = ops[*i].0.unblinded(mp, mq, &b.unblind);
                 out.push((*i, Outcome::Unchecked(c.to_vec(), m)));
@@ -343,11 +402,45 @@ mod tests {
         assert_eq!(mb8_digits(&key), want);
     }
 
+    /// The kernel a key's batches take: eight lanes where IFMA runs; four
+    /// lanes where AVX2 is the chosen family, from 38 digits per prime
+    /// (RSA-3072's 55), not at RSA-2048's 37; else none.
+    #[test]
+    fn batches_take_the_lanes_of_the_chosen_family() {
+        let k2048 = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+        let k3072 = keygen::generate(3072, 65537, &mut os_rng()).unwrap();
+        #[cfg(target_arch = "x86_64")]
+        let (want2048, want3072) = if crate::arch::x86_64::ifma_available() {
+            (Some(Lanes::Eight(20)), Some(Lanes::Eight(30)))
+        } else if crate::arch::x86_64::mb4_available() {
+            (None, Some(Lanes::Four(55)))
+        } else {
+            (None, None)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (want2048, want3072) = (None, None);
+        assert_eq!(lanes_of(&k2048), want2048);
+        assert_eq!(lanes_of(&k3072), want3072);
+        assert_eq!(Lanes::Four(55).group(), 2);
+        assert_eq!(Lanes::Eight(30).group(), 4);
+    }
+
     /// A key whose dP is corrupted after import (standing in for a glitched
     /// lane) fails alone inside an eight-lane group; the others succeed.
     #[test]
     fn a_fault_in_one_lane_fails_that_operation_only() {
-        let key = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
+        a_fault_fails_alone(2048);
+    }
+
+    /// The same inside a four-lane group (RSA-3072 where AVX2 is the chosen
+    /// family; one operation at a time elsewhere, with the same outcome).
+    #[test]
+    fn a_fault_in_a_four_lane_group_fails_that_operation_only() {
+        a_fault_fails_alone(3072);
+    }
+
+    fn a_fault_fails_alone(bits: usize) {
+        let key = keygen::generate(bits, 65537, &mut os_rng()).unwrap();
         let s = |x: &[u64]| Zeroizing::new(x.to_vec());
         let crt = key.crt();
         let mut dp = s(crt.dp());
@@ -357,10 +450,13 @@ mod tests {
         let mut x = vec![0u8; key.size()];
         x[9] = 3;
         x[key.size() - 1] = 5;
-        // The group runs in the eight-lane kernel wherever the CPU has it.
+        // The group runs in the eight-lane kernel wherever the CPU has it,
+        // in the four-lane one where AVX2 is the family (RSA-3072).
         #[cfg(target_arch = "x86_64")]
-        if crate::arch::x86_64::ifma_available() {
+        if crate::arch::x86_64::ifma_available() && bits == 2048 {
             assert_eq!(mb8_digits(&key), Some(20));
+        } else if crate::arch::x86_64::mb4_available() && bits == 3072 {
+            assert_eq!(lanes_of(&key), Some(Lanes::Four(55)));
         }
         // Four operations (one group, four fault checks at the end), then
         // nine (two groups whose eight fault checks share one eight-lane run

@@ -35,6 +35,8 @@
 
 use super::Error;
 #[cfg(target_arch = "x86_64")]
+use crate::arch::portable28::Modulus28;
+#[cfg(target_arch = "x86_64")]
 use crate::arch::portable52::Modulus52;
 #[cfg(target_arch = "x86_64")]
 use crate::arch::x86_64::mb8::{Mb8Moduli, Mb8Pair};
@@ -88,6 +90,10 @@ pub(crate) struct Crt {
     /// this key's first batch run whose operations are all its own.
     #[cfg(target_arch = "x86_64")]
     mb8_pair: std::sync::OnceLock<Option<std::sync::Arc<Mb8Pair>>>,
+    /// p and q in radix 2^28 for the four-lane AVX2 kernel, built at this
+    /// key's first batch run on it.
+    #[cfg(target_arch = "x86_64")]
+    mb4_pair: std::sync::OnceLock<Option<std::sync::Arc<(Modulus28, Modulus28)>>>,
 }
 
 impl Crt {
@@ -119,6 +125,8 @@ impl Crt {
             mb8_own,
             #[cfg(target_arch = "x86_64")]
             mb8_pair: std::sync::OnceLock::new(),
+            #[cfg(target_arch = "x86_64")]
+            mb4_pair: std::sync::OnceLock::new(),
         })
     }
 
@@ -347,6 +355,101 @@ impl Crt {
         }
     }
 
+    /// Up to two private exponentiations at once on the four-lane AVX2
+    /// kernel (lanes 2k and 2k + 1: p and q of operation k, whose key may
+    /// differ from the other's): `((x_k f_k)^dP mod p_k, (x_k f_k)^dQ mod
+    /// q_k)` for each `(crt_k, x_k, f_k)`, as [`Crt::pow_private_mb8`] does
+    /// on eight lanes. None where that kernel does not run (see
+    /// [`Crt::mb4_digits`]) or for more than two operations. An unused lane
+    /// pair repeats operation 0 and is discarded. Constant time in every
+    /// lane's base, exponent and prime; the exponents' limb counts (public)
+    /// are zero-extended to the longest.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn pow_private_mb4(ops: &[(&Crt, &[u64], &BlindFactor)]) -> Option<Vec<Halves>> {
+        use crate::arch::x86_64::avx2::mb4::LANES;
+        if ops.is_empty() || 2 * ops.len() > LANES {
+            return None;
+        }
+        let d = ops[0].0.mb4_digits()?;
+        let width = ops.iter().map(|(c, _, _)| c.dp.len().max(c.dq.len())).max()?;
+        let padded = |e: &[u64]| {
+            let mut v = Zeroizing::new(vec![0u64; width]);
+            v[..e.len()].copy_from_slice(e);
+            v
+        };
+        let reduced: Vec<Halves> = ops
+            .iter()
+            .map(|(c, x, _)| (c.reduce_p(x), c.reduce_q(x)))
+            .collect();
+        let mut moduli: Vec<&Modulus28> = Vec::with_capacity(LANES);
+        let mut bases: Vec<&[u64]> = Vec::with_capacity(LANES);
+        let mut factors: Vec<&[u64]> = Vec::with_capacity(LANES);
+        let mut exps: Vec<Secret> = Vec::with_capacity(LANES);
+        for k in 0..LANES / 2 {
+            let k = if k < ops.len() { k } else { 0 };
+            let (crt, _, f) = ops[k];
+            if crt.mb4_digits()? != d {
+                return None;
+            }
+            let (mp, mq) = crt.mb4_pair()?;
+            moduli.extend([mp, mq]);
+            bases.extend([reduced[k].0.limbs(), reduced[k].1.limbs()]);
+            factors.extend([f.halves.0.limbs(), f.halves.1.limbs()]);
+            exps.extend([padded(&crt.dp), padded(&crt.dq)]);
+        }
+        let out = crate::arch::x86_64::pow_mb4_blinded(
+            core::array::from_fn(|l| moduli[l]),
+            core::array::from_fn(|l| bases[l]),
+            core::array::from_fn(|l| factors[l]),
+            core::array::from_fn(|l| &exps[l][..]),
+        )?;
+        let mut lanes = out.into_iter();
+        Some(
+            (0..ops.len())
+                .map(|_| {
+                    let mp = lanes.next().expect("four lanes");
+                    let mq = lanes.next().expect("four lanes");
+                    (Elem::assume_reduced(mp), Elem::assume_reduced(mq))
+                })
+                .collect(),
+        )
+    }
+
+    /// The four-lane kernel's digit count for this key's primes, where
+    /// batch signing takes that kernel: AVX2 is the chosen family
+    /// ([`crate::arch::x86_64::mb4_available`]), p and q have the same
+    /// radix-2^28 digit count and it is at least [`MB4_MIN_DIGITS`]. Only
+    /// the primes' sizes (public) decide.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn mb4_digits(&self) -> Option<usize> {
+        use crate::arch::portable28::digits_for_bits;
+        if !crate::arch::x86_64::mb4_available() {
+            return None;
+        }
+        let (dp, dq) = (
+            digits_for_bits(limb::bit_len_vartime(&self.p)),
+            digits_for_bits(limb::bit_len_vartime(&self.q)),
+        );
+        let runs = dp == dq && dp >= MB4_MIN_DIGITS && crate::arch::x86_64::mb4_runs(dp);
+        runs.then_some(dp)
+    }
+
+    /// p and q in radix 2^28, built at the first call.
+    #[cfg(target_arch = "x86_64")]
+    fn mb4_pair(&self) -> Option<(&Modulus28, &Modulus28)> {
+        self.mb4_pair
+            .get_or_init(|| {
+                let pair =
+                    crate::scrub::scrubbed_setup(|| (Modulus28::new(&self.p), Modulus28::new(&self.q)));
+                match pair {
+                    (Some(p), Some(q)) => Some(std::sync::Arc::new((p, q))),
+                    _ => None,
+                }
+            })
+            .as_deref()
+            .map(|(p, q)| (p, q))
+    }
+
     /// Garner's recombination: the value below n that is `mp` mod p and `mq`
     /// mod q. Returns `s_n` limbs (n's limb count).
     pub(crate) fn garner(&self, mp: &Elem<P, Plain>, mq: &Elem<Q, Plain>, s_n: usize) -> Secret {
@@ -381,6 +484,13 @@ impl Crt {
         out
     }
 }
+
+/// The fewest radix-2^28 digits per prime at which batch signing takes the
+/// four-lane AVX2 kernel rather than one operation at a time: measured
+/// (docs/PERFORMANCE.md, "Batch signing without IFMA: the four-lane AVX2
+/// kernel").
+#[cfg(target_arch = "x86_64")]
+pub(crate) const MB4_MIN_DIGITS: usize = 38;
 
 /// p and q at the least even digit count with 4m < R, when the eight-lane
 /// kernel runs it and it is below the dual kernel's (a multiple of 4); else
