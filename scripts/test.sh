@@ -188,6 +188,14 @@ fi
 if has_flag avx2 && has_flag avx512f && has_flag avx512vl; then
     REDC_CPU_DISABLE=avx512 run_redc_tests "REDC_CPU_DISABLE=avx512" arch_avx2
 fi
+# The batch path without IFMA: pairs of RSA-3072 and RSA-4096 operations in
+# the four-lane AVX2 kernel (rsa::batch's unit tests assert that it is the
+# lane choice there), with and without AVX-512F beside AVX2.
+if has_flag avx512ifma && has_flag avx2; then
+    for mask in ifma ifma,avx512; do
+        REDC_CPU_DISABLE=$mask run_redc_tests "REDC_CPU_DISABLE=$mask" batch lib
+    done
+fi
 # Fuzzing: every cargo-fuzz target of fuzz/ for a short bounded time (nightly
 # and cargo-fuzz are installed when absent); a crash fails the run and leaves
 # its input in fuzz/regressions/<target>/, which the cargo test above replays.
@@ -223,6 +231,14 @@ bash scripts/ct_timing.sh "${REDC_CT_SAMPLES:-10000}" --suites private,pkcs1v15,
 # The batch suite (four operations per measurement) with half the samples: the
 # CI budget; scripts/ct_timing.sh SAMPLES runs every suite in full.
 bash scripts/ct_timing.sh "$(( ${REDC_CT_SAMPLES:-10000} / 2 ))" --suites batch
+# The radix-2^28 lane kernels of batch signing without IFMA, where this CPU
+# has IFMA (the runs above took its eight IFMA lanes): eight lanes in zmm
+# (IFMA hidden) at RSA-2048, four in ymm (AVX-512 hidden too) at RSA-3072;
+# a fifth of the samples, about 65 s each on an AMD EPYC Zen 4.
+if has_flag avx512ifma && has_flag avx2; then
+    REDC_CPU_DISABLE=ifma bash scripts/ct_timing.sh "$(( ${REDC_CT_SAMPLES:-10000} / 5 ))" --bits 2048 --suites batch
+    REDC_CPU_DISABLE=ifma,avx512 bash scripts/ct_timing.sh "$(( ${REDC_CT_SAMPLES:-10000} / 5 ))" --bits 3072 --suites batch
+fi
 # RSA-8192's private operation, whose primes run on other kernels than
 # RSA-2048's (the single-modulus IFMA kernel with IFMA, MULX/ADX without):
 # 400 samples per class, about 40 s on an AMD EPYC Zen 4 with the key's

@@ -390,9 +390,10 @@ fn oaep_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {
     }
 }
 
-/// The batch path's suite: one group of four operations in the eight lanes
-/// of the batch kernel (`raw_private_batch`; at 2048 bits the group runs in
-/// the eight-lane IFMA kernel where the CPU has it), operation 0's input
+/// The batch path's suite: one group of four operations in the lanes of
+/// the batch kernel (`raw_private_batch`: the eight-lane IFMA kernel where
+/// the CPU has it; without IFMA, at 3072 and 4096 bits, two runs of the
+/// four-lane AVX2 kernel, operation 0 in the first), operation 0's input
 /// drawn from the private suite's classes (its two lanes, p and q), the
 /// other three operations (six lanes) on one fixed input.
 fn batch_suite<'k>(key: &'k RsaPrivateKey, rng: &mut StdRng) -> Suite<'k> {

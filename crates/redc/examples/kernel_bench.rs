@@ -374,57 +374,75 @@ mod bench {
     /// The AVX2 family's product (as a product and as a square) against the
     /// MULX/ADX kernels, per modulus size, in ns per call (best of the
     /// rounds, the four candidates interleaved in every round).
-    /// The four-lane AVX2 kernel: ns per call (four lanes) and per lane of
-    /// its product, square and exponentiation, beside the one-modulus AVX2
-    /// product and its exponentiation (one lane's work) where it fits.
+    /// The radix-2^28 lane kernels (four lanes in ymm, eight in zmm): ns
+    /// per call and per lane of the product and square, and us per call
+    /// and per lane of the exponentiation, beside the one-modulus AVX2
+    /// exponentiation (one lane's work) where it fits.
     fn mb4() {
-        use redc::arch::portable28::{self, Modulus28};
+        use core::arch::x86_64::{__m256i, __m512i};
+        use redc::arch::portable28::Modulus28;
         use redc::arch::x86_64::avx2::Avx2Modulus;
-        use redc::arch::x86_64::avx2::mb4::{Mb4, Mb4Mod, Scratch};
+        use redc::arch::x86_64::cpu::Avx512;
+        use redc::arch::x86_64::lanes28::{Mb, MbMod, Scratch, Vector};
         let Some(avx2) = redc::arch::x86_64::cpu::avx2() else {
             println!("mb4: SKIPPED: no AVX2 here (or masked)");
             return;
         };
-        let mut rng = StdRng::seed_from_u64(44);
+        let zmm = Avx512::get();
         println!(
-            "{:>5} {:>3} {:>10} {:>10} {:>10} {:>10} {:>12} {:>12} {:>12}",
-            "bits", "d", "mul/4", "sqr/4", "lane mul", "lane sqr", "pow/4 us", "lane pow us", "avx2 pow us"
+            "{:>5} {:>5} {:>3} {:>10} {:>10} {:>10} {:>10} {:>12} {:>12} {:>12}",
+            "lanes",
+            "bits",
+            "d",
+            "mul",
+            "sqr",
+            "lane mul",
+            "lane sqr",
+            "pow us",
+            "lane pow us",
+            "avx2 pow us"
         );
-        for bits in [1024usize, 1536, 2048] {
+        fn row<V: Vector>(
+            bits: usize,
+            amm: impl Fn(&mut Mb<V>, &Mb<V>, &Mb<V>, &MbMod<V>, &mut Scratch<V>),
+            sqr: impl Fn(&mut Mb<V>, &Mb<V>, &MbMod<V>, &mut Scratch<V>),
+        ) {
+            let lanes = V::LANES;
+            let mut rng = StdRng::seed_from_u64(44);
             let l = bits.div_ceil(64);
-            let ns: Vec<BigUint> = (0..4).map(|_| modulus(&mut rng, bits as u64)).collect();
+            let ns: Vec<BigUint> = (0..lanes).map(|_| modulus(&mut rng, bits as u64)).collect();
             let nl: Vec<Vec<u64>> = ns.iter().map(|n| limbs(n, l)).collect();
             let mods: Vec<Modulus28> = nl.iter().map(|n| Modulus28::new(n).unwrap()).collect();
-            let mm = Mb4Mod::new(core::array::from_fn(|k| &mods[k])).unwrap();
+            let refs: Vec<&Modulus28> = mods.iter().collect();
+            let mm = MbMod::<V>::new(&refs).unwrap();
             let d = mm.digits();
             let xs: Vec<Vec<u64>> = ns.iter().map(|n| limbs(&rng.gen_biguint_below(n), l)).collect();
-            let x = Mb4::from_limbs(d, core::array::from_fn(|k| &xs[k][..]));
+            let xr: Vec<&[u64]> = xs.iter().map(|v| &v[..]).collect();
+            let x = Mb::<V>::from_limbs(d, &xr);
             const IT: usize = 200;
             let mul = time(15, IT, |it| {
-                let (mut a, mut b, mut sc) = (x.clone(), Mb4::zero(d), Scratch::new());
+                let (mut a, mut b, mut sc) = (x.clone(), Mb::<V>::zero(d), Scratch::<V>::new());
                 for _ in 0..it {
-                    avx2.mb4_amm(&mut b, &a, &x, &mm, &mut sc);
+                    amm(&mut b, &a, &x, &mm, &mut sc);
                     core::mem::swap(&mut a, &mut b);
                 }
                 black_box(&a);
             });
-            let sqr = time(15, IT, |it| {
-                let (mut a, mut b, mut sc) = (x.clone(), Mb4::zero(d), Scratch::new());
+            let sq = time(15, IT, |it| {
+                let (mut a, mut b, mut sc) = (x.clone(), Mb::<V>::zero(d), Scratch::<V>::new());
                 for _ in 0..it {
-                    avx2.mb4_sqr(&mut b, &a, &mm, &mut sc);
+                    sqr(&mut b, &a, &mm, &mut sc);
                     core::mem::swap(&mut a, &mut b);
                 }
                 black_box(&a);
             });
-            let es: Vec<Vec<u64>> = (0..4).map(|_| limbs(&rng.gen_biguint(bits as u64), l)).collect();
-            let moduli = core::array::from_fn(|k| &mods[k]);
+            let es: Vec<Vec<u64>> = (0..lanes)
+                .map(|_| limbs(&rng.gen_biguint(bits as u64), l))
+                .collect();
+            let er: Vec<&[u64]> = es.iter().map(|v| &v[..]).collect();
             let pow = time(5, 3, |it| {
                 for _ in 0..it {
-                    black_box(x86::pow_mb4(
-                        moduli,
-                        core::array::from_fn(|k| &xs[k][..]),
-                        core::array::from_fn(|k| &es[k][..]),
-                    ));
+                    black_box(x86::pow_lanes28(&refs, &xr, None, &er));
                 }
             }) / 1e3;
             let single = match Avx2Modulus::new(&nl[0]) {
@@ -437,19 +455,34 @@ mod bench {
                 }
                 None => f64::NAN,
             };
-            let _ = portable28::DIGIT_BITS;
+            let lf = lanes as f64;
             println!(
-                "{:>5} {:>3} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>12.1} {:>12.1} {:>12.1}",
+                "{:>5} {:>5} {:>3} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>12.1} {:>12.1} {:>12.1}",
+                lanes,
                 bits,
                 d,
                 mul,
-                sqr,
-                mul / 4.0,
-                sqr / 4.0,
+                sq,
+                mul / lf,
+                sq / lf,
                 pow,
-                pow / 4.0,
+                pow / lf,
                 single
             );
+        }
+        for bits in [1024usize, 1536, 2048] {
+            row::<__m256i>(
+                bits,
+                |o, a, b, m, sc| avx2.mb4_amm(o, a, b, m, sc),
+                |o, a, m, sc| avx2.mb4_sqr(o, a, m, sc),
+            );
+            if let Some(z) = zmm {
+                row::<__m512i>(
+                    bits,
+                    |o, a, b, m, sc| z.mb8z_amm(o, a, b, m, sc),
+                    |o, a, m, sc| z.mb8z_sqr(o, a, m, sc),
+                );
+            }
         }
     }
 

@@ -17,13 +17,14 @@
 //! eight-lane kernel, a full group of 4 with 32- or 40-digit primes does
 //! too.
 //!
-//! Without IFMA, where AVX2 is the chosen family, pairs of operations run
-//! in the four-lane AVX2 kernel (`arch::x86_64::avx2::mb4`: p and q of two
-//! operations) when their primes have at least `MB4_MIN_DIGITS` radix-2^28
-//! digits (RSA-3072 and RSA-4096: measured faster than two operations one
-//! at a time; RSA-2048's 37 digits are level). Everything else (a lone
-//! operation, primes of unequal digit counts, no vector kernel) runs one
-//! operation at a time on the single-operation path.
+//! Without IFMA, where AVX2 is the chosen family, operations run in the
+//! radix-2^28 lane kernels (`arch::x86_64::lanes28`: p and q of each
+//! operation in two lanes; four lanes with AVX2, eight with AVX-512F), in
+//! full groups, where that measured faster than one operation at a time
+//! (`lanes28_min_digits`): eight lanes at every RSA size, four lanes for
+//! RSA-3072 and RSA-4096 (at RSA-2048's 37 digits four lanes are level). Everything else (a short group,
+//! primes of unequal digit counts, no vector kernel) runs one operation at
+//! a time on the single-operation path.
 
 use super::Error;
 use super::crt::Secret;
@@ -48,8 +49,9 @@ const GROUP: usize = 4;
 enum Lanes {
     /// The eight-lane IFMA kernel, radix 2^52: four operations a run.
     Eight(usize),
-    /// The four-lane AVX2 kernel, radix 2^28: two operations a run.
-    Four(usize),
+    /// The radix-2^28 lane kernels: (lanes, digits), lanes / 2 operations
+    /// a run.
+    Radix28(usize, usize),
 }
 
 impl Lanes {
@@ -57,7 +59,7 @@ impl Lanes {
     fn group(self) -> usize {
         match self {
             Lanes::Eight(_) => GROUP,
-            Lanes::Four(_) => 2,
+            Lanes::Radix28(lanes, _) => lanes / 2,
         }
     }
 
@@ -65,7 +67,7 @@ impl Lanes {
     fn min_group(self) -> usize {
         match self {
             Lanes::Eight(d) => mb8_min_group(d),
-            Lanes::Four(_) => 2,
+            Lanes::Radix28(lanes, _) => lanes / 2,
         }
     }
 }
@@ -267,9 +269,10 @@ fn raw_private_many_in<R: CryptoRng + ?Sized>(
 fn lanes_of(key: &RsaPrivateKey) -> Option<Lanes> {
     #[cfg(target_arch = "x86_64")]
     {
-        mb8_digits(key)
-            .map(Lanes::Eight)
-            .or_else(|| key.crt().mb4_digits().map(Lanes::Four))
+        mb8_digits(key).map(Lanes::Eight).or_else(|| {
+            let lanes = crate::arch::x86_64::lanes28_available()?;
+            key.crt().lanes28_digits().map(|d| Lanes::Radix28(lanes, d))
+        })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -313,7 +316,7 @@ enum Outcome {
 /// Fault checks per eight-lane run on n ([`RsaPublicKey::public_op_many`]).
 const CHECK_RUN: usize = 8;
 
-/// Up to four operations in one eight-lane run (two in a four-lane run):
+/// Up to four operations in one eight-lane run (lanes / 2 in a radix-2^28 run):
 /// blind each, exponentiate all, then Garner and unblinding for each. Their
 /// fault checks are left to [`check_all`], which runs eight of them at once
 /// where the eight-lane kernel takes n.
@@ -342,7 +345,7 @@ fn run_group<R: CryptoRng + ?Sized>(
             .collect();
         let halves = match lanes_kind {
             Lanes::Eight(_) => super::crt::Crt::pow_private_mb8(&lanes),
-            Lanes::Four(_) => super::crt::Crt::pow_private_mb4(&lanes),
+            Lanes::Radix28(n, _) => super::crt::Crt::pow_private_lanes28(&lanes, n),
         };
         if let Some(halves) = halves {
             for ((i, c, b), (mp, mq)) in blinded.iter().zip(&halves) {
@@ -402,9 +405,10 @@ mod tests {
         assert_eq!(mb8_digits(&key), want);
     }
 
-    /// The kernel a key's batches take: eight lanes where IFMA runs; four
-    /// lanes where AVX2 is the chosen family, from 38 digits per prime
-    /// (RSA-3072's 55), not at RSA-2048's 37; else none.
+    /// The kernel a key's batches take: eight lanes where IFMA runs; the
+    /// radix-2^28 lanes where AVX2 is the chosen family: with eight lanes
+    /// at every size, with four from 38 digits per prime (RSA-3072's 55),
+    /// not at RSA-2048's 37; else none.
     #[test]
     fn batches_take_the_lanes_of_the_chosen_family() {
         let k2048 = keygen::generate(2048, 65537, &mut os_rng()).unwrap();
@@ -412,8 +416,10 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         let (want2048, want3072) = if crate::arch::x86_64::ifma_available() {
             (Some(Lanes::Eight(20)), Some(Lanes::Eight(30)))
-        } else if crate::arch::x86_64::mb4_available() {
-            (None, Some(Lanes::Four(55)))
+        } else if let Some(lanes) = crate::arch::x86_64::lanes28_available() {
+            // Eight lanes (AVX-512F) from 8 digits, four from 38.
+            let w2048 = (lanes == 8).then_some(Lanes::Radix28(8, 37));
+            (w2048, Some(Lanes::Radix28(lanes, 55)))
         } else {
             (None, None)
         };
@@ -421,7 +427,8 @@ mod tests {
         let (want2048, want3072) = (None, None);
         assert_eq!(lanes_of(&k2048), want2048);
         assert_eq!(lanes_of(&k3072), want3072);
-        assert_eq!(Lanes::Four(55).group(), 2);
+        assert_eq!(Lanes::Radix28(4, 55).group(), 2);
+        assert_eq!(Lanes::Radix28(8, 55).group(), 4);
         assert_eq!(Lanes::Eight(30).group(), 4);
     }
 
@@ -432,8 +439,9 @@ mod tests {
         a_fault_fails_alone(2048);
     }
 
-    /// The same inside a four-lane group (RSA-3072 where AVX2 is the chosen
-    /// family; one operation at a time elsewhere, with the same outcome).
+    /// The same inside a radix-2^28 lane group (RSA-3072 where AVX2 is the
+    /// chosen family; one operation at a time elsewhere, with the same
+    /// outcome).
     #[test]
     fn a_fault_in_a_four_lane_group_fails_that_operation_only() {
         a_fault_fails_alone(3072);
@@ -451,12 +459,12 @@ mod tests {
         x[9] = 3;
         x[key.size() - 1] = 5;
         // The group runs in the eight-lane kernel wherever the CPU has it,
-        // in the four-lane one where AVX2 is the family (RSA-3072).
+        // in the radix-2^28 lanes where AVX2 is the family (RSA-3072).
         #[cfg(target_arch = "x86_64")]
         if crate::arch::x86_64::ifma_available() && bits == 2048 {
             assert_eq!(mb8_digits(&key), Some(20));
-        } else if crate::arch::x86_64::mb4_available() && bits == 3072 {
-            assert_eq!(lanes_of(&key), Some(Lanes::Four(55)));
+        } else if let (Some(lanes), 3072) = (crate::arch::x86_64::lanes28_available(), bits) {
+            assert_eq!(lanes_of(&key), Some(Lanes::Radix28(lanes, 55)));
         }
         // Four operations (one group, four fault checks at the end), then
         // nine (two groups whose eight fault checks share one eight-lane run

@@ -90,10 +90,10 @@ pub(crate) struct Crt {
     /// this key's first batch run whose operations are all its own.
     #[cfg(target_arch = "x86_64")]
     mb8_pair: std::sync::OnceLock<Option<std::sync::Arc<Mb8Pair>>>,
-    /// p and q in radix 2^28 for the four-lane AVX2 kernel, built at this
-    /// key's first batch run on it.
+    /// p and q in radix 2^28 for the lane kernels, built at this key's
+    /// first batch run on them.
     #[cfg(target_arch = "x86_64")]
-    mb4_pair: std::sync::OnceLock<Option<std::sync::Arc<(Modulus28, Modulus28)>>>,
+    lanes28_pair: std::sync::OnceLock<Option<std::sync::Arc<(Modulus28, Modulus28)>>>,
 }
 
 impl Crt {
@@ -126,7 +126,7 @@ impl Crt {
             #[cfg(target_arch = "x86_64")]
             mb8_pair: std::sync::OnceLock::new(),
             #[cfg(target_arch = "x86_64")]
-            mb4_pair: std::sync::OnceLock::new(),
+            lanes28_pair: std::sync::OnceLock::new(),
         })
     }
 
@@ -355,22 +355,25 @@ impl Crt {
         }
     }
 
-    /// Up to two private exponentiations at once on the four-lane AVX2
-    /// kernel (lanes 2k and 2k + 1: p and q of operation k, whose key may
-    /// differ from the other's): `((x_k f_k)^dP mod p_k, (x_k f_k)^dQ mod
-    /// q_k)` for each `(crt_k, x_k, f_k)`, as [`Crt::pow_private_mb8`] does
-    /// on eight lanes. None where that kernel does not run (see
-    /// [`Crt::mb4_digits`]) or for more than two operations. An unused lane
-    /// pair repeats operation 0 and is discarded. Constant time in every
-    /// lane's base, exponent and prime; the exponents' limb counts (public)
-    /// are zero-extended to the longest.
+    /// Private exponentiations on the radix-2^28 lane kernels, `lanes` (4 or
+    /// 8, [`crate::arch::x86_64::lanes28_available`]) at once: lanes 2k and
+    /// 2k + 1 hold p and q of operation k, whose key may differ from the
+    /// others'; `((x_k f_k)^dP mod p_k, (x_k f_k)^dQ mod q_k)` for each
+    /// `(crt_k, x_k, f_k)`, as [`Crt::pow_private_mb8`] does on IFMA. None
+    /// where those kernels do not run (see [`Crt::lanes28_digits`]), for
+    /// operations of different digit counts or for more than `lanes / 2`
+    /// operations. Unused lanes repeat operation 0 and are discarded.
+    /// Constant time in every lane's base, exponent and prime; the
+    /// exponents' limb counts (public) are zero-extended to the longest.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn pow_private_mb4(ops: &[(&Crt, &[u64], &BlindFactor)]) -> Option<Vec<Halves>> {
-        use crate::arch::x86_64::avx2::mb4::LANES;
-        if ops.is_empty() || 2 * ops.len() > LANES {
+    pub(crate) fn pow_private_lanes28(
+        ops: &[(&Crt, &[u64], &BlindFactor)],
+        lanes: usize,
+    ) -> Option<Vec<Halves>> {
+        if ops.is_empty() || 2 * ops.len() > lanes {
             return None;
         }
-        let d = ops[0].0.mb4_digits()?;
+        let d = ops[0].0.lanes28_digits()?;
         let width = ops.iter().map(|(c, _, _)| c.dp.len().max(c.dq.len())).max()?;
         let padded = |e: &[u64]| {
             let mut v = Zeroizing::new(vec![0u64; width]);
@@ -381,63 +384,57 @@ impl Crt {
             .iter()
             .map(|(c, x, _)| (c.reduce_p(x), c.reduce_q(x)))
             .collect();
-        let mut moduli: Vec<&Modulus28> = Vec::with_capacity(LANES);
-        let mut bases: Vec<&[u64]> = Vec::with_capacity(LANES);
-        let mut factors: Vec<&[u64]> = Vec::with_capacity(LANES);
-        let mut exps: Vec<Secret> = Vec::with_capacity(LANES);
-        for k in 0..LANES / 2 {
+        let mut moduli: Vec<&Modulus28> = Vec::with_capacity(lanes);
+        let mut bases: Vec<&[u64]> = Vec::with_capacity(lanes);
+        let mut factors: Vec<&[u64]> = Vec::with_capacity(lanes);
+        let mut exps: Vec<Secret> = Vec::with_capacity(lanes);
+        for k in 0..lanes / 2 {
             let k = if k < ops.len() { k } else { 0 };
             let (crt, _, f) = ops[k];
-            if crt.mb4_digits()? != d {
+            if crt.lanes28_digits()? != d {
                 return None;
             }
-            let (mp, mq) = crt.mb4_pair()?;
+            let (mp, mq) = crt.lanes28_pair()?;
             moduli.extend([mp, mq]);
             bases.extend([reduced[k].0.limbs(), reduced[k].1.limbs()]);
             factors.extend([f.halves.0.limbs(), f.halves.1.limbs()]);
             exps.extend([padded(&crt.dp), padded(&crt.dq)]);
         }
-        let out = crate::arch::x86_64::pow_mb4_blinded(
-            core::array::from_fn(|l| moduli[l]),
-            core::array::from_fn(|l| bases[l]),
-            core::array::from_fn(|l| factors[l]),
-            core::array::from_fn(|l| &exps[l][..]),
-        )?;
+        let exps: Vec<&[u64]> = exps.iter().map(|e| &e[..]).collect();
+        let out = crate::arch::x86_64::pow_lanes28(&moduli, &bases, Some(&factors), &exps)?;
         let mut lanes = out.into_iter();
         Some(
             (0..ops.len())
                 .map(|_| {
-                    let mp = lanes.next().expect("four lanes");
-                    let mq = lanes.next().expect("four lanes");
+                    let mp = lanes.next().expect("a lane per prime");
+                    let mq = lanes.next().expect("a lane per prime");
                     (Elem::assume_reduced(mp), Elem::assume_reduced(mq))
                 })
                 .collect(),
         )
     }
 
-    /// The four-lane kernel's digit count for this key's primes, where
-    /// batch signing takes that kernel: AVX2 is the chosen family
-    /// ([`crate::arch::x86_64::mb4_available`]), p and q have the same
-    /// radix-2^28 digit count and it is at least [`MB4_MIN_DIGITS`]. Only
-    /// the primes' sizes (public) decide.
+    /// The lane kernels' digit count for this key's primes, where batch
+    /// signing takes them: a lane count is available
+    /// ([`crate::arch::x86_64::lanes28_available`]), p and q have the same
+    /// radix-2^28 digit count and it is at least [`lanes28_min_digits`] for
+    /// that lane count. Only the primes' sizes (public) decide.
     #[cfg(target_arch = "x86_64")]
-    pub(crate) fn mb4_digits(&self) -> Option<usize> {
+    pub(crate) fn lanes28_digits(&self) -> Option<usize> {
         use crate::arch::portable28::digits_for_bits;
-        if !crate::arch::x86_64::mb4_available() {
-            return None;
-        }
+        let lanes = crate::arch::x86_64::lanes28_available()?;
         let (dp, dq) = (
             digits_for_bits(limb::bit_len_vartime(&self.p)),
             digits_for_bits(limb::bit_len_vartime(&self.q)),
         );
-        let runs = dp == dq && dp >= MB4_MIN_DIGITS && crate::arch::x86_64::mb4_runs(dp);
+        let runs = dp == dq && dp >= lanes28_min_digits(lanes) && crate::arch::x86_64::lanes28_runs(dp);
         runs.then_some(dp)
     }
 
     /// p and q in radix 2^28, built at the first call.
     #[cfg(target_arch = "x86_64")]
-    fn mb4_pair(&self) -> Option<(&Modulus28, &Modulus28)> {
-        self.mb4_pair
+    fn lanes28_pair(&self) -> Option<(&Modulus28, &Modulus28)> {
+        self.lanes28_pair
             .get_or_init(|| {
                 let pair =
                     crate::scrub::scrubbed_setup(|| (Modulus28::new(&self.p), Modulus28::new(&self.q)));
@@ -486,11 +483,18 @@ impl Crt {
 }
 
 /// The fewest radix-2^28 digits per prime at which batch signing takes the
-/// four-lane AVX2 kernel rather than one operation at a time: measured
-/// (docs/PERFORMANCE.md, "Batch signing without IFMA: the four-lane AVX2
-/// kernel").
+/// lane kernels rather than one operation at a time, by lane count:
+/// measured (docs/PERFORMANCE.md, "Batch signing without IFMA: the
+/// radix-2^28 lane kernels"). Eight lanes beat the one-modulus AVX2 kernel
+/// at RSA-2048's 37 digits; four are level there and take over from 38.
 #[cfg(target_arch = "x86_64")]
-pub(crate) const MB4_MIN_DIGITS: usize = 38;
+pub(crate) fn lanes28_min_digits(lanes: usize) -> usize {
+    if lanes >= 8 {
+        crate::arch::x86_64::lanes28::MIN_D
+    } else {
+        38
+    }
+}
 
 /// p and q at the least even digit count with 4m < R, when the eight-lane
 /// kernel runs it and it is below the dual kernel's (a multiple of 4); else

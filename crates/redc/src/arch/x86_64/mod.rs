@@ -83,6 +83,7 @@ pub mod adx;
 pub mod avx2;
 pub mod cpu;
 pub mod ifma;
+pub mod lanes28;
 
 use std::sync::OnceLock;
 
@@ -234,17 +235,17 @@ macro_rules! with_mb8_digits {
     };
 }
 
+mod batch28;
 mod calibrate;
 mod dual;
-pub mod mb4;
 pub mod mb8;
 #[cfg(feature = "probes")]
 mod probes;
 mod single;
 
+pub use batch28::{lanes28_available, lanes28_runs, pow_lanes28};
 pub use calibrate::{calibrate_sqr, dedicated_sqr};
 pub use dual::{Choices, DualFactor, DualKey, Input};
-pub use mb4::{mb4_available, mb4_runs, pow_mb4, pow_mb4_blinded};
 pub use mb8::*;
 #[cfg(feature = "probes")]
 pub use probes::*;

@@ -129,7 +129,6 @@ macro_rules! finish {
 
 mod amm;
 mod choice;
-pub mod mb4;
 
 pub use amm::{MAX_VECTORS, MAX_VL_VECTORS, MIN_VECTORS};
 pub use choice::{calibrate, pays};
