@@ -50,7 +50,8 @@ enum Lanes {
     /// The eight-lane IFMA kernel, radix 2^52: four operations a run.
     Eight(usize),
     /// The radix-2^28 lane kernels: (lanes, digits), lanes / 2 operations
-    /// a run.
+    /// a run (x86-64 only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     Radix28(usize, usize),
 }
 

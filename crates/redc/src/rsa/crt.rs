@@ -311,16 +311,7 @@ impl Crt {
             false => Mb8Moduli::Lanes(core::array::from_fn(|l| moduli[l])),
         };
         let out = run(given, core::array::from_fn(|l| bases[l]))?;
-        let mut lanes = out.into_iter();
-        Some(
-            (0..ops.len())
-                .map(|_| {
-                    let mp = lanes.next().expect("eight lanes");
-                    let mq = lanes.next().expect("eight lanes");
-                    (Elem::assume_reduced(mp), Elem::assume_reduced(mq))
-                })
-                .collect(),
-        )
+        Some(lane_pairs(out, ops.len()))
     }
 
     /// p and q as the eight-lane kernel's lanes, built at the first call
@@ -402,16 +393,7 @@ impl Crt {
         }
         let exps: Vec<&[u64]> = exps.iter().map(|e| &e[..]).collect();
         let out = crate::arch::x86_64::pow_lanes28(&moduli, &bases, Some(&factors), &exps)?;
-        let mut lanes = out.into_iter();
-        Some(
-            (0..ops.len())
-                .map(|_| {
-                    let mp = lanes.next().expect("a lane per prime");
-                    let mq = lanes.next().expect("a lane per prime");
-                    (Elem::assume_reduced(mp), Elem::assume_reduced(mq))
-                })
-                .collect(),
-        )
+        Some(lane_pairs(out, ops.len()))
     }
 
     /// The lane kernels' digit count for this key's primes, where batch
@@ -480,6 +462,20 @@ impl Crt {
         out[..keep].copy_from_slice(&m[..keep]);
         out
     }
+}
+
+/// The first `ops` pairs of lanes (p, then q, of each operation, fully
+/// reduced) as residue pairs; the lanes after them (unused) are dropped.
+#[cfg(target_arch = "x86_64")]
+fn lane_pairs(out: Vec<Vec<u64>>, ops: usize) -> Vec<Halves> {
+    let mut lanes = out.into_iter();
+    (0..ops)
+        .map(|_| {
+            let mp = lanes.next().expect("a lane per prime");
+            let mq = lanes.next().expect("a lane per prime");
+            (Elem::assume_reduced(mp), Elem::assume_reduced(mq))
+        })
+        .collect()
 }
 
 /// The fewest radix-2^28 digits per prime at which batch signing takes the

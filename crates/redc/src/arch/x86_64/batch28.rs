@@ -54,11 +54,12 @@ pub fn pow_lanes28(
     if exps.iter().any(|e| e.len() != exps[0].len()) {
         return None;
     }
+    // Bases and factors have no nonzero limb beyond their modulus's.
     for (m, b) in moduli.iter().zip(bases) {
-        check_len(m, b);
+        super::check_limbs(m.limbs.len(), b);
     }
     for (m, f) in moduli.iter().zip(factors.iter().copied().flatten()) {
-        check_len(m, f);
+        super::check_limbs(m.limbs.len(), f);
     }
     match lanes {
         4 => {
@@ -100,15 +101,4 @@ fn run<V: Vector>(
             })
             .collect(),
     )
-}
-
-/// A base or factor has no nonzero limb beyond its modulus's (an OR over
-/// all of them, not a short-circuit on secret values).
-fn check_len(m: &Modulus28, x: &[u64]) {
-    let extra = x
-        .get(m.limbs.len()..)
-        .unwrap_or(&[])
-        .iter()
-        .fold(0, |a, &w| a | w);
-    assert!(extra == 0, "base longer than its modulus");
 }

@@ -258,11 +258,12 @@ fn check_base(m: &Ifma52Modulus, base: &[u64]) {
 }
 
 fn check_base_len(m: &Modulus52, base: &[u64]) {
-    let extra = base
-        .get(m.limbs.len()..)
-        .unwrap_or(&[])
-        .iter()
-        .fold(0, |acc, &x| acc | x);
+    check_limbs(m.limbs.len(), base);
+}
+
+/// No nonzero limb of `base` beyond the first `limbs` (the modulus's).
+fn check_limbs(limbs: usize, base: &[u64]) {
+    let extra = base.get(limbs..).unwrap_or(&[]).iter().fold(0, |acc, &x| acc | x);
     assert!(extra == 0, "base has more limbs than the modulus");
 }
 
