@@ -87,7 +87,7 @@ impl<V: Vector> Drop for Scratch<V> {
 
 /// `out = amm(a, b)` per lane (module documentation).
 #[inline(always)]
-pub(super) fn amm<V: Vector>(out: &mut Mb<V>, a: &Mb<V>, b: &Mb<V>, m: &MbMod<V>, sc: &mut Scratch<V>) {
+pub(super) fn amm<V: Vector + Ops>(out: &mut Mb<V>, a: &Mb<V>, b: &Mb<V>, m: &MbMod<V>, sc: &mut Scratch<V>) {
     let d = m.digits();
     assert!(a.d == d && b.d == d && out.d == d && (MIN_D..=MAX_D).contains(&d));
     let acc = &mut regs_mut::<V>(&mut sc.acc)[..2 * d + PAD];
@@ -99,7 +99,7 @@ pub(super) fn amm<V: Vector>(out: &mut Mb<V>, a: &Mb<V>, b: &Mb<V>, m: &MbMod<V>
 
 /// `out = amm(a, a)` per lane, the cross products once, doubled.
 #[inline(always)]
-pub(super) fn sqr<V: Vector>(out: &mut Mb<V>, a: &Mb<V>, m: &MbMod<V>, sc: &mut Scratch<V>) {
+pub(super) fn sqr<V: Vector + Ops>(out: &mut Mb<V>, a: &Mb<V>, m: &MbMod<V>, sc: &mut Scratch<V>) {
     let d = m.digits();
     assert!(a.d == d && out.d == d && (MIN_D..=MAX_D).contains(&d));
     let acc = &mut regs_mut::<V>(&mut sc.acc)[..2 * d + PAD];
@@ -115,7 +115,7 @@ pub(super) fn sqr<V: Vector>(out: &mut Mb<V>, a: &Mb<V>, m: &MbMod<V>, sc: &mut 
 
 /// Columns of a b, four rows of b a pass: column i + j gets a_j b_i.
 #[inline(always)]
-fn product<V: Vector>(acc: &mut [V], a: &[V], b: &[V], d: usize) {
+fn product<V: Vector + Ops>(acc: &mut [V], a: &[V], b: &[V], d: usize) {
     for i in (0..d).step_by(4) {
         let (b0, b1, b2, b3) = (b[i], b[i + 1], b[i + 2], b[i + 3]);
         let w = &mut acc[i..i + d + 3];
@@ -130,7 +130,7 @@ fn product<V: Vector>(acc: &mut [V], a: &[V], b: &[V], d: usize) {
 /// Columns of a^2: a_i (2 a_j) for i < j, four rows i a pass, then the
 /// diagonal a_i^2.
 #[inline(always)]
-fn square<V: Vector>(acc: &mut [V], a: &[V], twice: &[V], d: usize) {
+fn square<V: Vector + Ops>(acc: &mut [V], a: &[V], twice: &[V], d: usize) {
     for i in (0..d).step_by(4) {
         let x = [a[i], a[i + 1], a[i + 2], a[i + 3]];
         // Column c gets x_r 2a_(c - i - r) from row i + r where
@@ -165,7 +165,7 @@ fn square<V: Vector>(acc: &mut [V], a: &[V], twice: &[V], d: usize) {
 /// (software pipelining; without it the chain of every pass waits behind
 /// the whole previous pass). After it, columns d..2d carried are the result.
 #[inline(always)]
-fn reduce<V: Vector>(acc: &mut [V], md: &MbMod<V>, d: usize) {
+fn reduce<V: Vector + Ops>(acc: &mut [V], md: &MbMod<V>, d: usize) {
     let m = regs::<V>(&md.m.rows);
     let k0 = regs::<V>(core::slice::from_ref(&md.k0))[0];
     let mask = V::splat(QUOTIENT_MASK);
@@ -197,7 +197,7 @@ fn reduce<V: Vector>(acc: &mut [V], md: &MbMod<V>, d: usize) {
 /// pass and the previous column's carry; the last row's carry added into
 /// `w[4]`. The columns themselves are spent (their low digits are zero).
 #[inline(always)]
-fn chain<V: Vector>(w: &mut [V], m: &[V], k0: V, mask: V) -> [V; 4] {
+fn chain<V: Vector + Ops>(w: &mut [V], m: &[V], k0: V, mask: V) -> [V; 4] {
     let t0 = w[0];
     let q0 = quotient(t0, k0, mask);
     let t0 = add(t0, m[0].mul(q0));
@@ -219,7 +219,7 @@ fn chain<V: Vector>(w: &mut [V], m: &[V], k0: V, mask: V) -> [V; 4] {
 /// m_(j) q0 + m_(j-1) q1 + m_(j-2) q2 + m_(j-3) q3, j = from + c (reads
 /// of m past d are zero).
 #[inline(always)]
-fn multiples<V: Vector>(w: &mut [V], m: &[V], from: usize, q: [V; 4]) {
+fn multiples<V: Vector + Ops>(w: &mut [V], m: &[V], from: usize, q: [V; 4]) {
     let n = w.len();
     four_rows(w, &m[from - 3..from + n], q);
 }
@@ -230,7 +230,7 @@ fn multiples<V: Vector>(w: &mut [V], m: &[V], from: usize, q: [V; 4]) {
 /// column, so each column loads one row of x and its accumulator: the loop
 /// is bound by the multiplier, not by loads.
 #[inline(always)]
-fn four_rows<V: Vector>(w: &mut [V], x: &[V], y: [V; 4]) {
+fn four_rows<V: Vector + Ops>(w: &mut [V], x: &[V], y: [V; 4]) {
     let (mut x1, mut x2, mut x3) = (x[2], x[1], x[0]);
     for (wc, &x0) in w.iter_mut().zip(&x[3..]) {
         let s = add(x0.mul(y[0]), x1.mul(y[1]));
@@ -243,19 +243,19 @@ fn four_rows<V: Vector>(w: &mut [V], x: &[V], y: [V; 4]) {
 /// The quotient digit of a column sum: lo28(t k0) in the low 32 bits
 /// (`mask`: `QUOTIENT_MASK` in every lane).
 #[inline(always)]
-fn quotient<V: Vector>(t: V, k0: V, mask: V) -> V {
+fn quotient<V: Vector + Ops>(t: V, k0: V, mask: V) -> V {
     t.mul(k0).and(mask)
 }
 
 /// The carry of a column whose low 28 bits the reduction cleared.
 #[inline(always)]
-fn carry<V: Vector>(t: V) -> V {
+fn carry<V: Vector + Ops>(t: V) -> V {
     t.carry()
 }
 
 /// One reduction row on the window `w` (column i at `w[0]`).
 #[inline(always)]
-fn reduce1<V: Vector>(w: &mut [V], m: &[V], k0: V, mask: V, d: usize) {
+fn reduce1<V: Vector + Ops>(w: &mut [V], m: &[V], k0: V, mask: V, d: usize) {
     let t0 = w[0];
     let q0 = quotient(t0, k0, mask);
     let t0 = add(t0, m[0].mul(q0));
@@ -268,7 +268,7 @@ fn reduce1<V: Vector>(w: &mut [V], m: &[V], k0: V, mask: V, d: usize) {
 /// Columns d..2d carried digit by digit into `out`'s d rows (the result is
 /// below 2m < R: nothing carries out of the top digit).
 #[inline(always)]
-fn store_result<V: Vector>(out: &mut Mb<V>, acc: &[V], d: usize) {
+fn store_result<V: Vector + Ops>(out: &mut Mb<V>, acc: &[V], d: usize) {
     let mask = V::splat(MASK);
     let mut c = V::zero();
     for (row, &x) in regs_mut::<V>(&mut out.rows[..d]).iter_mut().zip(&acc[d..2 * d]) {

@@ -8,7 +8,7 @@ use zeroize::Zeroize;
 use crate::arch::radix;
 
 use super::kernels::{Scratch, regs, regs_mut};
-use super::widths::Vector;
+use super::widths::{Ops, Vector};
 use super::{Mb, MbMod};
 
 /// The window width (public): 4 bits, a 16-entry table. Four lanes at 55
@@ -20,7 +20,7 @@ const WINDOW: usize = 4;
 /// entry is read whole for every lane (masks from compares, no secret
 /// index or branch). Inlined into each width's instance (`widths`).
 #[inline(always)]
-pub(super) fn gather<V: Vector>(out: &mut Mb<V>, table: &[Mb<V>], idx: &[u64]) {
+pub(super) fn gather<V: Vector + Ops>(out: &mut Mb<V>, table: &[Mb<V>], idx: &[u64]) {
     let mut want = V::Row::default();
     want.as_mut().copy_from_slice(idx);
     let want = regs::<V>(core::slice::from_ref(&want))[0];
@@ -38,11 +38,12 @@ pub(super) fn gather<V: Vector>(out: &mut Mb<V>, table: &[Mb<V>], idx: &[u64]) {
     }
 }
 
-/// The window at bit `pos` of each lane's exponent (public position).
-fn windows(exps: &[&[u64]], pos: usize) -> Vec<u64> {
-    exps.iter()
-        .map(|e| radix::window_of(e, pos, WINDOW) as u64)
-        .collect()
+/// The window at bit `pos` (public position) of each lane's exponent, into
+/// `w` (one slot per lane; secret, wiped by the caller).
+fn windows(w: &mut [u64], exps: &[&[u64]], pos: usize) {
+    for (x, e) in w.iter_mut().zip(exps) {
+        *x = radix::window_of(e, pos, WINDOW) as u64;
+    }
 }
 
 /// `(base_l f_l)^exp_l` per lane, out of the Montgomery domain (below
@@ -96,7 +97,8 @@ pub(super) unsafe fn pow<V: Vector>(
     }
     let nw = radix::windows_of(limbs, WINDOW);
     let (mut xa, mut ya, mut g) = (Mb::<V>::zero(d), Mb::<V>::zero(d), Mb::<V>::zero(d));
-    let mut w = windows(exps, (nw - 1) * WINDOW);
+    let mut w = vec![0u64; V::LANES];
+    windows(&mut w, exps, (nw - 1) * WINDOW);
     gather(&mut xa, &table, &w);
     // Each product writes the other buffer; the references swap.
     let (mut x, mut y) = (&mut xa, &mut ya);
@@ -105,7 +107,7 @@ pub(super) unsafe fn pow<V: Vector>(
             sqr(y, x, sc);
             core::mem::swap(&mut x, &mut y);
         }
-        w = windows(exps, win * WINDOW);
+        windows(&mut w, exps, win * WINDOW);
         gather(&mut g, &table, &w);
         amm(y, x, &g, sc);
         core::mem::swap(&mut x, &mut y);

@@ -1,8 +1,9 @@
 //! The two register widths of the lane kernels: the row types that hold one
 //! register's digits ([`Quad`], [`Oct`]), the per-lane operations the
-//! generic kernels are written in ([`Ops`], sealed: reachable only from
-//! this module tree) and each width's instances of the kernels, compiled
-//! with its CPU feature (`avx2` for 256 bits, `avx512f` for 512).
+//! generic kernels are written in (`Ops`, private to the lane kernels: only
+//! code compiled with the width's feature calls them) and each width's
+//! instances of the kernels, compiled with its CPU feature (`avx2` for 256
+//! bits, `avx512f` for 512).
 
 use core::arch::x86_64::*;
 
@@ -41,7 +42,7 @@ row_slices!(Oct);
 /// its kernel instances (each `unsafe`: call only where the width's CPU
 /// feature is present, which the [`super::Avx2`] and [`super::Avx512`]
 /// tokens' entries prove).
-pub trait Vector: Ops + Copy + 'static {
+pub trait Vector: sealed::Sealed + Copy + 'static {
     /// u64 lanes per register.
     const LANES: usize;
     /// One register's digits, of the register's size and alignment.
@@ -66,30 +67,34 @@ pub trait Vector: Ops + Copy + 'static {
     unsafe fn gather(out: &mut Mb<Self>, table: &[Mb<Self>], idx: &[u64]);
 }
 
-pub use sealed::Ops;
-
 mod sealed {
-    /// Per-lane operations (64-bit lanes) the generic kernels are written
-    /// in. Sealed: only this module tree can name it, so only the kernels,
-    /// compiled with the width's feature, call these.
-    pub trait Ops: Copy {
-        /// All lanes zero.
-        fn zero() -> Self;
-        /// `x` in every lane.
-        fn splat(x: u64) -> Self;
-        /// `a + b`.
-        fn add(self, b: Self) -> Self;
-        /// `lo32(a) lo32(b)`, 64 bits (`vpmuludq`).
-        fn mul(self, b: Self) -> Self;
-        /// `a & b`.
-        fn and(self, b: Self) -> Self;
-        /// `a | b`.
-        fn or(self, b: Self) -> Self;
-        /// `a >> 28`.
-        fn carry(self) -> Self;
-        /// All ones in the lanes where `a == b`, zero elsewhere.
-        fn equal(self, b: Self) -> Self;
-    }
+    /// Only the two widths below are lane widths.
+    pub trait Sealed {}
+    impl Sealed for core::arch::x86_64::__m256i {}
+    impl Sealed for core::arch::x86_64::__m512i {}
+}
+
+/// Per-lane operations (64-bit lanes) the generic kernels are written in.
+/// Private to the lane kernels, and not a supertrait of [`Vector`], so
+/// that no code outside them can call these where the width's feature is
+/// missing: only the kernels, inlined into the instances below, do.
+pub(super) trait Ops: Copy {
+    /// All lanes zero.
+    fn zero() -> Self;
+    /// `x` in every lane.
+    fn splat(x: u64) -> Self;
+    /// `a + b`.
+    fn add(self, b: Self) -> Self;
+    /// `lo32(a) lo32(b)`, 64 bits (`vpmuludq`).
+    fn mul(self, b: Self) -> Self;
+    /// `a & b`.
+    fn and(self, b: Self) -> Self;
+    /// `a | b`.
+    fn or(self, b: Self) -> Self;
+    /// `a >> 28`.
+    fn carry(self) -> Self;
+    /// All ones in the lanes where `a == b`, zero elsewhere.
+    fn equal(self, b: Self) -> Self;
 }
 
 // SAFETY (every `unsafe` block of the two `Ops` impls): these methods are
