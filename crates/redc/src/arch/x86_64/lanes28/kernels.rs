@@ -1,7 +1,7 @@
 //! The lane product, square and reduction (module documentation of
 //! [`super`]: SOS, four rows a pass, the accumulator never carried until
 //! the end), written once for both register widths over [`Ops`] and
-//! inlined into each width's instances (`widths`), which carry the CPU
+//! inlined into each width's instances (`instances`), which carry the CPU
 //! feature. The kernels read the operands' rows in place (the zero rows
 //! above d included) and work in the caller's [`Scratch`]; the inner loops
 //! run over zipped slices, so each bound is checked once per pass.
@@ -10,10 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::widths::{Ops, Vector};
-use super::{MAX_D, MIN_D, Mb, MbMod, PAD};
-
-/// Accumulator columns: 2d, and the ones the passes past d write (zero).
-const COLS: usize = 2 * MAX_D + PAD;
+use super::{MAX_D, MIN_D, Mb, MbMod, PAD, Scratch};
 
 /// The digit mask 2^28 - 1.
 const MASK: u64 = (1 << 28) - 1;
@@ -55,34 +52,6 @@ pub(super) fn regs_mut<V: Vector>(x: &mut [V::Row]) -> &mut [V] {
     }
     // SAFETY: as in `regs`; the borrow is unique.
     unsafe { core::slice::from_raw_parts_mut(x.as_mut_ptr().cast(), x.len()) }
-}
-
-/// The rows a product or square works in, kept by the caller across a
-/// whole exponentiation so that none is zeroed or copied beyond what one
-/// call uses: the accumulator's 2d + PAD columns and the square's 2a.
-/// Secret; wiped on drop.
-pub struct Scratch<V: Vector> {
-    acc: Vec<V::Row>,
-    twice: Vec<V::Row>,
-}
-
-impl<V: Vector> Scratch<V> {
-    /// Rows for every digit count up to MAX_D.
-    #[allow(clippy::new_without_default)]
-    pub fn new() -> Self {
-        Scratch {
-            acc: vec![V::Row::default(); COLS],
-            twice: vec![V::Row::default(); MAX_D + PAD],
-        }
-    }
-}
-
-impl<V: Vector> Drop for Scratch<V> {
-    fn drop(&mut self) {
-        for q in self.acc.iter_mut().chain(self.twice.iter_mut()) {
-            zeroize::Zeroize::zeroize(q.as_mut());
-        }
-    }
 }
 
 /// `out = amm(a, b)` per lane (module documentation).

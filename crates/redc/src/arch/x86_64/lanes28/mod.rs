@@ -52,10 +52,11 @@
 //!
 //! # Files
 //!
-//! Here: the layout ([`Mb`], [`MbMod`]), the register widths ([`Vector`])
-//! and the tokens' entries. `kernels`: the product, the square and the
-//! reduction, and their instances per width. `pow`: the table read and the
-//! exponentiation.
+//! Here: the layout ([`Mb`], [`MbMod`]) and the tokens' entries.
+//! `widths`: the register widths ([`Vector`], the rows, the per-lane
+//! operations). `kernels`: the product, the square and the reduction.
+//! `pow`: the table read and the exponentiation. `instances`: each width's
+//! kernels, compiled with its feature.
 
 use core::arch::x86_64::{__m256i, __m512i};
 
@@ -64,11 +65,11 @@ use zeroize::Zeroize;
 use crate::arch::portable28::{self, Modulus28};
 use crate::arch::x86_64::cpu::{Avx2, Avx512};
 
+mod instances;
 mod kernels;
 mod pow;
 mod widths;
 
-pub use kernels::Scratch;
 pub use widths::{Oct, Quad, Vector};
 
 /// The largest digit count: 2238-bit moduli (RSA-4096's primes take 74).
@@ -230,6 +231,38 @@ impl<V: Vector> MbMod<V> {
 impl<V: Vector> Drop for MbMod<V> {
     fn drop(&mut self) {
         self.k0.as_mut().zeroize();
+    }
+}
+
+/// Accumulator columns of [`Scratch`]: 2d, and the ones the passes past d
+/// write (zero).
+const COLS: usize = 2 * MAX_D + PAD;
+
+/// The rows a product or square works in, kept by the caller across a
+/// whole exponentiation so that none is zeroed or copied beyond what one
+/// call uses: the accumulator's 2d + PAD columns and the square's 2a.
+/// Secret; wiped on drop.
+pub struct Scratch<V: Vector> {
+    acc: Vec<V::Row>,
+    twice: Vec<V::Row>,
+}
+
+impl<V: Vector> Scratch<V> {
+    /// Rows for every digit count up to MAX_D.
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Scratch {
+            acc: vec![V::Row::default(); COLS],
+            twice: vec![V::Row::default(); MAX_D + PAD],
+        }
+    }
+}
+
+impl<V: Vector> Drop for Scratch<V> {
+    fn drop(&mut self) {
+        for q in self.acc.iter_mut().chain(self.twice.iter_mut()) {
+            zeroize::Zeroize::zeroize(q.as_mut());
+        }
     }
 }
 

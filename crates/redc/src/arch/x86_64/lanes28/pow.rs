@@ -7,9 +7,9 @@ use zeroize::Zeroize;
 
 use crate::arch::radix;
 
-use super::kernels::{Scratch, regs, regs_mut};
+use super::kernels::{regs, regs_mut};
 use super::widths::{Ops, Vector};
-use super::{Mb, MbMod};
+use super::{Mb, MbMod, Scratch};
 
 /// The window width (public): 4 bits, a 16-entry table. Four lanes at 55
 /// digits (RSA-3072's primes) make a 28 KiB table; at 5 bits it would be
@@ -18,7 +18,7 @@ const WINDOW: usize = 4;
 
 /// Constant-time table read per lane: lane l keeps entry `idx[l]`; every
 /// entry is read whole for every lane (masks from compares, no secret
-/// index or branch). Inlined into each width's instance (`widths`).
+/// index or branch). Inlined into each width's instance (`instances`).
 #[inline(always)]
 pub(super) fn gather<V: Vector + Ops>(out: &mut Mb<V>, table: &[Mb<V>], idx: &[u64]) {
     let mut want = V::Row::default();

@@ -2,14 +2,12 @@
 //! register's digits ([`Quad`], [`Oct`]), the per-lane operations the
 //! generic kernels are written in (`Ops`, private to the lane kernels: only
 //! code compiled with the width's feature calls them) and each width's
-//! instances of the kernels, compiled with its CPU feature (`avx2` for 256
-//! bits, `avx512f` for 512).
+//! entries ([`Vector`]'s kernels, whose instances, compiled with the width's
+//! CPU feature, are in `instances`).
 
 use core::arch::x86_64::*;
 
-use super::kernels::{self, Scratch};
-use super::pow;
-use super::{Mb, MbMod};
+use super::{Mb, MbMod, Scratch};
 
 /// Four u64 lanes, aligned as a 256-bit register loads them.
 #[repr(C, align(32))]
@@ -77,7 +75,7 @@ mod sealed {
 /// Per-lane operations (64-bit lanes) the generic kernels are written in.
 /// Private to the lane kernels, and not a supertrait of [`Vector`], so
 /// that no code outside them can call these where the width's feature is
-/// missing: only the kernels, inlined into the instances below, do.
+/// missing: only the kernels, inlined into the instances (`instances`), do.
 pub(super) trait Ops: Copy {
     /// All lanes zero.
     fn zero() -> Self;
@@ -99,7 +97,7 @@ pub(super) trait Ops: Copy {
 
 // SAFETY (every `unsafe` block of the two `Ops` impls): these methods are
 // `#[inline(always)]` and called only from the generic kernels, which are
-// inlined into the instances below, compiled with the width's feature.
+// inlined into the instances (`instances`), compiled with the width's feature.
 impl Ops for __m256i {
     #[inline(always)]
     fn zero() -> Self {
@@ -184,86 +182,4 @@ impl Ops for __m512i {
         // SAFETY: see above.
         unsafe { _mm512_maskz_mov_epi64(_mm512_cmpeq_epu64_mask(self, b), _mm512_set1_epi64(-1)) }
     }
-}
-
-impl Vector for __m256i {
-    const LANES: usize = 4;
-    type Row = Quad;
-
-    unsafe fn amm(out: &mut Mb<Self>, a: &Mb<Self>, b: &Mb<Self>, m: &MbMod<Self>, sc: &mut Scratch<Self>) {
-        // SAFETY: the caller's contract: the CPU has AVX2.
-        unsafe { amm_avx2(out, a, b, m, sc) }
-    }
-
-    unsafe fn sqr(out: &mut Mb<Self>, a: &Mb<Self>, m: &MbMod<Self>, sc: &mut Scratch<Self>) {
-        // SAFETY: the caller's contract: the CPU has AVX2.
-        unsafe { sqr_avx2(out, a, m, sc) }
-    }
-
-    unsafe fn gather(out: &mut Mb<Self>, table: &[Mb<Self>], idx: &[u64]) {
-        // SAFETY: the caller's contract: the CPU has AVX2.
-        unsafe { gather_avx2(out, table, idx) }
-    }
-}
-
-impl Vector for __m512i {
-    const LANES: usize = 8;
-    type Row = Oct;
-
-    unsafe fn amm(out: &mut Mb<Self>, a: &Mb<Self>, b: &Mb<Self>, m: &MbMod<Self>, sc: &mut Scratch<Self>) {
-        // SAFETY: the caller's contract: the CPU has AVX-512F.
-        unsafe { amm_avx512(out, a, b, m, sc) }
-    }
-
-    unsafe fn sqr(out: &mut Mb<Self>, a: &Mb<Self>, m: &MbMod<Self>, sc: &mut Scratch<Self>) {
-        // SAFETY: the caller's contract: the CPU has AVX-512F.
-        unsafe { sqr_avx512(out, a, m, sc) }
-    }
-
-    unsafe fn gather(out: &mut Mb<Self>, table: &[Mb<Self>], idx: &[u64]) {
-        // SAFETY: the caller's contract: the CPU has AVX-512F.
-        unsafe { gather_avx512(out, table, idx) }
-    }
-}
-
-#[target_feature(enable = "avx2")]
-fn amm_avx2(
-    out: &mut Mb<__m256i>,
-    a: &Mb<__m256i>,
-    b: &Mb<__m256i>,
-    m: &MbMod<__m256i>,
-    sc: &mut Scratch<__m256i>,
-) {
-    kernels::amm(out, a, b, m, sc)
-}
-
-#[target_feature(enable = "avx2")]
-fn sqr_avx2(out: &mut Mb<__m256i>, a: &Mb<__m256i>, m: &MbMod<__m256i>, sc: &mut Scratch<__m256i>) {
-    kernels::sqr(out, a, m, sc)
-}
-
-#[target_feature(enable = "avx2")]
-fn gather_avx2(out: &mut Mb<__m256i>, table: &[Mb<__m256i>], idx: &[u64]) {
-    pow::gather(out, table, idx)
-}
-
-#[target_feature(enable = "avx512f")]
-fn amm_avx512(
-    out: &mut Mb<__m512i>,
-    a: &Mb<__m512i>,
-    b: &Mb<__m512i>,
-    m: &MbMod<__m512i>,
-    sc: &mut Scratch<__m512i>,
-) {
-    kernels::amm(out, a, b, m, sc)
-}
-
-#[target_feature(enable = "avx512f")]
-fn sqr_avx512(out: &mut Mb<__m512i>, a: &Mb<__m512i>, m: &MbMod<__m512i>, sc: &mut Scratch<__m512i>) {
-    kernels::sqr(out, a, m, sc)
-}
-
-#[target_feature(enable = "avx512f")]
-fn gather_avx512(out: &mut Mb<__m512i>, table: &[Mb<__m512i>], idx: &[u64]) {
-    pow::gather(out, table, idx)
 }
