@@ -21,8 +21,8 @@ const MASK: u64 = (1 << 28) - 1;
 /// `vpmuludq` applies to it, and where it multiplies in another block (the
 /// next pass's chain is made in this pass's loop) selects a 64-bit
 /// multiplication: three `vpmuludq` and shifts for each of the quotient's
-/// products (measured 232 against 168 ns per lane square, 37 digits, four
-/// lanes).
+/// products (docs/PERFORMANCE.md, "Batch signing without IFMA: the
+/// radix-2^28 lane kernels").
 const QUOTIENT_MASK: u64 = 0xffff_ffff_0fff_ffff;
 
 /// `x + y` per lane.
